@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Reel",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Reel", targets: ["Reel"]),
+        .executable(name: "reel", targets: ["reel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Layer 1: pure Swift, no C library.
+        .target(name: "ReelCore"),
+
+        // Layer 2: C libraries and their thin adapters.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+        ),
+        .target(
+            name: "ReelFFmpeg",
+            dependencies: ["ReelCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // Layer 3: the public API.
+        .target(
+            name: "Reel",
+            dependencies: ["ReelCore", "ReelFFmpeg", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // Layer 4: the command line.
+        .executableTarget(
+            name: "reel",
+            dependencies: [
+                "Reel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
+        .testTarget(name: "ReelIntegrationTests", dependencies: ["Reel", "reel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

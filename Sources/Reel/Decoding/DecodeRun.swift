@@ -1,0 +1,45 @@
+import Dispatch
+import ReelCore
+import ReelFFmpeg
+
+/// Decodes one stream from start to end and counts what came out: the work of
+/// `ffmpeg -i X -f null -`, used to measure decoding throughput.
+public enum DecodeRun {
+    public struct Summary: Sendable, CustomStringConvertible {
+        public var codec: String
+        public var frames: Int
+        public var damagedPackets: Int
+        public var hardwareAccelerated: Bool
+        public var seconds: Double
+
+        public var description: String {
+            let rate = seconds > 0 ? Double(frames) / seconds : 0
+            return "decoded \(frames) frames of \(codec) in \(MediaTime.formatSeconds(seconds)) s (\(Int(rate.rounded())) frames/s)"
+                + (damagedPackets > 0 ? ", \(damagedPackets) damaged packets skipped" : "")
+                + (hardwareAccelerated ? ", on hardware" : "")
+        }
+    }
+
+    public static func run(_ url: String, options: FrameChecksums.Options = .init()) async throws -> Summary {
+        try await BlockingThread.run(name: "reel.decode") {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let demuxer = try Demuxer(url: url, options: options.input)
+            guard let index = demuxer.info.streams.first(where: { $0.type == options.stream })?.index else {
+                throw DecodeError(.noSuchStream(options.stream))
+            }
+            let decoder = try Decoder(demuxer: demuxer, streamIndex: index, options: options.decoder)
+            var frames = 0
+            while let packet = try demuxer.readPacket() {
+                guard packet.streamIndex == index else { continue }
+                try decoder.decode(packet) { _ in frames += 1 }
+            }
+            try decoder.drain { _ in frames += 1 }
+            if frames == 0 {
+                throw DecodeError(.invalidData, codec: decoder.codecName, detail: decoder.lastDamage ?? "no frame could be decoded")
+            }
+            return Summary(codec: decoder.codecName, frames: frames, damagedPackets: decoder.damagedPacketCount,
+                           hardwareAccelerated: decoder.isHardwareAccelerated,
+                           seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ReelCore
+import ReelFFmpeg
+
+/// Per-frame MD5 checksums of a decoded stream, in the text form of `ffmpeg -f framemd5`,
+/// to check decoding bit for bit against FFmpeg's own tools.
+public enum FrameChecksums {
+    public struct Options: Sendable {
+        public var stream: MediaType = .video
+        public var input = DemuxOptions()
+        public var decoder = DecoderOptions()
+        public init(stream: MediaType = .video, input: DemuxOptions = DemuxOptions(), decoder: DecoderOptions = DecoderOptions()) {
+            self.stream = stream
+            self.input = input
+            self.decoder = decoder
+        }
+    }
+
+    /// The lines of the framemd5 report for the first stream of `options.stream`'s type
+    /// (`-map 0:v:0` / `-map 0:a:0`), header first. Audio is hashed in the decoder's own
+    /// sample format, interleaved: compare with ffmpeg's `-c:a pcm_<format>` for it.
+    public static func lines(of url: String, options: Options = Options()) -> AsyncThrowingStream<String, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream(bufferingPolicy: .unbounded)
+        let cancelled = LockedValue<InterruptController?>(nil)
+        continuation.onTermination = { _ in cancelled.withLock { $0?.cancel() } }
+        BlockingThread.start(name: "reel.framemd5") {
+            do {
+                let demuxer = try Demuxer(url: url, options: options.input)
+                cancelled.withLock { $0 = demuxer.interrupt }
+                try run(demuxer: demuxer, options: options) { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        return stream
+    }
+
+    static func run(demuxer: Demuxer, options: Options, emit: (String) -> Void) throws {
+        guard let description = demuxer.info.streams.first(where: { $0.type == options.stream }) else {
+            throw DecodeError(.noSuchStream(options.stream))
+        }
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: description.index, options: options.decoder)
+        var md5 = FrameMD5()
+        var clock: FrameChecksumClock?
+        var frameCount = 0
+        let software = "Reel (\(FFmpegVersion.libavcodec))"
+
+        func handle(_ frame: DecodedFrame) {
+            switch frame {
+            case .video(let video):
+                if clock == nil {
+                    let next = FrameChecksumClock(videoTimeBase: video.timeBase,
+                                                  frameRate: demuxer.guessedFrameRate(ofStream: description.index),
+                                                  startTime: demuxer.startTimeMicroseconds)
+                    clock = next
+                    FrameChecksumLog.header(for: .video(timeBase: next.outputTimeBase, width: video.width, height: video.height,
+                                                        sampleAspectRatio: video.sampleAspectRatio.isKnown ? video.sampleAspectRatio : Rational(0, 1)),
+                                            software: software).forEach(emit)
+                }
+                guard let tick = clock!.videoTick(pts: video.pts, durationTicks: video.duration) else { return }
+                emit(FrameChecksumLog.row(pts: tick, duration: 1, size: video.packedByteCount, hash: md5.hash(video)))
+            case .audio(let audio):
+                if clock == nil {
+                    let next = FrameChecksumClock(audioTimeBase: audio.timeBase, sampleRate: audio.sampleRate,
+                                                  startTime: demuxer.startTimeMicroseconds)
+                    clock = next
+                    FrameChecksumLog.header(for: .audio(timeBase: next.outputTimeBase, codecName: audio.sampleFormat.pcmCodecName,
+                                                        sampleRate: audio.sampleRate, channelLayout: audio.channelLayout),
+                                            software: software).forEach(emit)
+                }
+                let tick = clock!.audioTick(pts: audio.pts, sampleCount: audio.sampleCount)
+                emit(FrameChecksumLog.row(pts: tick, duration: Int64(audio.sampleCount), size: audio.interleavedByteCount, hash: md5.hash(audio)))
+            }
+            frameCount += 1
+        }
+
+        while let packet = try demuxer.readPacket() {
+            guard packet.streamIndex == description.index else { continue }
+            try decoder.decode(packet, handle)
+        }
+        try decoder.drain(handle)
+        if frameCount == 0 {
+            throw DecodeError(.invalidData, codec: decoder.codecName, detail: decoder.lastDamage ?? "no frame could be decoded")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// Setting up a decoder or decoding failed.
+public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        /// The input has no stream of the kind asked for.
+        case noSuchStream(MediaType)
+        /// No decoder for this codec is available in the FFmpeg build.
+        case decoderNotFound
+        case openFailed
+        case invalidData
+        /// A picture or audio buffer would exceed Reel's size limits.
+        case tooLarge
+        case other
+    }
+
+    public var reason: Reason
+    /// The codec involved (`h264`), when known.
+    public var codec: String?
+    public var code: Int32?
+    public var detail: String?
+
+    public init(_ reason: Reason, codec: String? = nil, code: Int32? = nil, detail: String? = nil) {
+        self.reason = reason
+        self.codec = codec
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String {
+        let subject = codec.map { "\($0) " } ?? ""
+        var line: String
+        switch reason {
+        case .noSuchStream(let type): line = "the input has no \(type.rawValue) stream"
+        case .decoderNotFound: line = "no \(subject)decoder is available in this FFmpeg build"
+        case .openFailed: line = "cannot open the \(subject)decoder"
+        case .invalidData: line = "the \(subject)stream is damaged and cannot be decoded"
+        case .tooLarge: line = "the \(subject)stream's frames exceed Reel's size limits"
+        case .other: line = "\(subject)decoding failed"
+        }
+        if let detail, !detail.isEmpty { line += " (\(detail))" }
+        return line
+    }
+}

@@ -1,0 +1,78 @@
+/// Opening or reading an input failed.
+///
+/// ``description`` is one line a user can act on, naming the input, what was being done
+/// and why it failed; ``code`` keeps the underlying library's error code.
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        case notFound
+        case permissionDenied
+        case emptyInput
+        /// The bytes are not a container Reel can read, or are damaged.
+        case invalidData
+        /// The input ends before the container says it should.
+        case truncated
+        case noStreams
+        case connectionRefused
+        case timedOut(seconds: Double)
+        case cancelled
+        case unsupportedProtocol
+        case httpStatus(Int)
+        case other
+    }
+
+    public enum Operation: String, Sendable {
+        case open = "open"
+        case read = "read"
+        case seek = "seek in"
+    }
+
+    public var reason: Reason
+    public var operation: Operation
+    public var url: String
+    /// The underlying library's error code (a negative `AVERROR`), if there was one.
+    public var code: Int32?
+    /// The underlying library's own words, if it said something useful.
+    public var detail: String?
+
+    public init(_ reason: Reason, operation: Operation, url: String, code: Int32? = nil, detail: String? = nil) {
+        self.reason = reason
+        self.operation = operation
+        self.url = url
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String {
+        var line = "cannot \(operation.rawValue) '\(url)': \(reasonText)"
+        if let detail, !detail.isEmpty, detail.lowercased() != reasonText.lowercased() { line += " (\(detail))" }
+        return line
+    }
+
+    private var reasonText: String {
+        switch reason {
+        case .notFound: "no such file or directory"
+        case .permissionDenied: "permission denied"
+        case .emptyInput: "the input is empty"
+        case .invalidData: "not a media file Reel can read, or the data is damaged"
+        case .truncated: "the input is truncated"
+        case .noStreams: "no audio or video streams"
+        case .connectionRefused: "connection refused (nothing is listening there)"
+        case .timedOut(let seconds): "no answer within \(MediaTime.formatSeconds(seconds).replacingTrailingZeros()) s"
+        case .cancelled: "cancelled"
+        case .unsupportedProtocol: "unsupported protocol"
+        case .httpStatus(let status): "the server answered HTTP \(status)"
+        case .other: "input/output error"
+        }
+    }
+}
+
+extension String {
+    /// `"2.500000"` → `"2.5"`, `"3.000000"` → `"3"`.
+    func replacingTrailingZeros() -> String {
+        guard contains(".") else { return self }
+        var text = Substring(self)
+        while text.hasSuffix("0") { text = text.dropLast() }
+        if text.hasSuffix(".") { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,4 @@
+/// What a stream carries.
+public enum MediaType: String, Sendable, Codable, CaseIterable {
+    case video, audio, subtitle, data, attachment, unknown
+}

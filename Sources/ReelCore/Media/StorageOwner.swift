@@ -1,0 +1,19 @@
+/// Keeps the memory behind a ``Packet``, ``VideoFrame`` or ``AudioFrame`` alive.
+///
+/// Frames point straight into the buffers a decoder produced (no copy); the owner is
+/// whatever releases those buffers when the last value that refers to them goes away.
+/// The memory must not change while an owner exists.
+public protocol StorageOwner: AnyObject, Sendable {}
+
+/// Memory allocated and owned by Swift, for frames and packets made in Swift.
+public final class HeapStorage: StorageOwner, @unchecked Sendable {
+    public let bytes: UnsafeMutableRawBufferPointer
+
+    /// Allocates `byteCount` zeroed bytes aligned to `alignment`.
+    public init(byteCount: Int, alignment: Int = 64) {
+        bytes = .allocate(byteCount: max(byteCount, 0), alignment: alignment)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit { bytes.deallocate() }
+}

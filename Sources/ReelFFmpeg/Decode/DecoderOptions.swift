@@ -1,0 +1,21 @@
+/// How to decode a stream.
+public struct DecoderOptions: Sendable {
+    /// Decoding threads; 0 lets FFmpeg choose one per core (as `ffmpeg -threads auto`).
+    public var threadCount: Int = 0
+    public var hardware: HardwareDecoding = .none
+
+    public init(threadCount: Int = 0, hardware: HardwareDecoding = .none) {
+        self.threadCount = threadCount
+        self.hardware = hardware
+    }
+}
+
+/// Whether to decode on a GPU. Anything but `.none` falls back to software, with a
+/// warning in the log, when no such device can be opened or the codec has no support.
+public enum HardwareDecoding: Sendable, Equatable {
+    case none
+    /// The first of VAAPI, VDPAU, CUDA, QSV, Vulkan and DRM that opens.
+    case automatic
+    /// One device type by FFmpeg's name (`vaapi`, `cuda`…).
+    case device(String)
+}

@@ -1,0 +1,167 @@
+import CFFmpeg
+import Foundation
+import ReelCore
+
+/// An input opened by libavformat: a file, or any URL it supports (http(s), hls, rtmp,
+/// rtsp, udp, an SDP file for rtp…). Reads packets one at a time.
+///
+/// Use from one thread at a time; ``interrupt`` may be used from any thread to cancel a
+/// blocking open or read.
+public final class Demuxer {
+    public let url: String
+    public let interrupt: InterruptController
+    /// What the input holds, filled in when it was opened.
+    public let info: MediaInfo
+    let context: UnsafeMutablePointer<AVFormatContext>
+
+    /// Opens `url` and reads enough of it to describe its streams.
+    public init(url: String, options: DemuxOptions = DemuxOptions()) throws {
+        self.url = url
+        self.interrupt = InterruptController(timeout: options.timeout)
+        try Self.checkLocalFile(url)
+
+        guard var context = avformat_alloc_context() else { throw InputError(.other, operation: .open, url: url, detail: "out of memory") }
+        context.pointee.interrupt_callback = interrupt.callback
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options.formatOptions { av_dict_set(&dictionary, key, value, 0) }
+        if options.formatName == "sdp" { av_dict_set(&dictionary, "protocol_whitelist", "file,udp,rtp,crypto,data", 0) }
+        var format: UnsafePointer<AVInputFormat>?
+        if let name = options.formatName {
+            format = av_find_input_format(name)
+            guard format != nil else {
+                avformat_free_context(context)
+                throw InputError(.other, operation: .open, url: url, detail: "unknown container format '\(name)'")
+            }
+        }
+
+        let interrupt = self.interrupt
+        FFmpegLog.clearLastError()
+        var maybeContext: UnsafeMutablePointer<AVFormatContext>? = context
+        let openCode = interrupt.guarding { avformat_open_input(&maybeContext, url, format, &dictionary) }
+        guard openCode >= 0, let opened = maybeContext else {
+            // avformat_open_input frees the context on failure.
+            throw Self.error(openCode, operation: .open, url: url, interrupt: interrupt)
+        }
+        context = opened
+        let findCode = interrupt.guarding { avformat_find_stream_info(context, nil) }
+        if findCode < 0 {
+            avformat_close_input(&maybeContext)
+            throw Self.error(findCode, operation: .open, url: url, interrupt: interrupt)
+        }
+        guard context.pointee.nb_streams > 0 else {
+            avformat_close_input(&maybeContext)
+            throw InputError(.noStreams, operation: .open, url: url)
+        }
+        self.context = context
+        self.info = MediaInfo(formatContext: context, url: url)
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&pointer)
+    }
+
+    /// Reads the next packet of any stream; `nil` at the end of the input.
+    ///
+    /// Throws ``InputError`` when the input is damaged or truncated, when the read
+    /// timed out or was cancelled, or on a network error.
+    public func readPacket() throws -> Packet? {
+        guard let packet = av_packet_alloc() else { throw InputError(.other, operation: .read, url: url, detail: "out of memory") }
+        let box = PacketBox(packet)
+        FFmpegLog.clearLastError()
+        let code = interrupt.guarding { av_read_frame(context, packet) }
+        if code == FFmpegCode.endOfFile {
+            if let pb = context.pointee.pb, pb.pointee.error < 0, pb.pointee.error != FFmpegCode.endOfFile {
+                throw Self.error(pb.pointee.error, operation: .read, url: url, interrupt: interrupt)
+            }
+            return nil
+        }
+        if code < 0 { throw Self.error(code, operation: .read, url: url, interrupt: interrupt) }
+        let stream = context.pointee.streams[Int(packet.pointee.stream_index)]!
+        let timeBase = Rational(stream.pointee.time_base)
+        return Packet(streamIndex: Int(packet.pointee.stream_index),
+                      pts: packet.pointee.pts == FFmpegCode.noPTS ? nil : packet.pointee.pts,
+                      dts: packet.pointee.dts == FFmpegCode.noPTS ? nil : packet.pointee.dts,
+                      duration: packet.pointee.duration,
+                      timeBase: timeBase,
+                      isKeyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0,
+                      isCorrupt: packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0,
+                      data: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)),
+                      owner: box)
+    }
+
+    /// The stream libavformat judges best of `type` (`av_find_best_stream`).
+    public func bestStream(of type: MediaType) -> Int? {
+        let code = av_find_best_stream(context, type.ffmpegType, -1, -1, nil, 0)
+        return code >= 0 ? Int(code) : nil
+    }
+
+    /// The container's start time in `AV_TIME_BASE` (microseconds), if known.
+    public var startTimeMicroseconds: Int64? {
+        context.pointee.start_time == FFmpegCode.noPTS ? nil : context.pointee.start_time
+    }
+
+    func stream(at index: Int) -> UnsafeMutablePointer<AVStream>? {
+        guard index >= 0, index < Int(context.pointee.nb_streams) else { return nil }
+        return context.pointee.streams[index]
+    }
+
+    private static func checkLocalFile(_ url: String) throws {
+        let path: String
+        if url.hasPrefix("file:") { path = String(url.dropFirst(5)) } else if !url.contains("://") { path = url } else { return }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw InputError(errno == EACCES ? .permissionDenied : .notFound, operation: .open, url: url)
+        }
+        if status.st_mode & S_IFMT == S_IFREG && status.st_size == 0 {
+            throw InputError(.emptyInput, operation: .open, url: url)
+        }
+    }
+
+    static func error(_ code: Int32, operation: InputError.Operation, url: String, interrupt: InterruptController) -> InputError {
+        let reason = InputError.Reason(ffmpegCode: code, interrupt: interrupt)
+        var detail = FFmpegLog.lastError ?? ffmpegErrorText(code)
+        if case .timedOut = reason { detail = "" }
+        if reason == .cancelled { detail = "" }
+        return InputError(reason, operation: operation, url: url, code: code, detail: detail)
+    }
+}
+
+/// Owns an `AVPacket` that a ``Packet`` points into.
+final class PacketBox: StorageOwner, @unchecked Sendable {
+    let packet: UnsafeMutablePointer<AVPacket>
+    init(_ packet: UnsafeMutablePointer<AVPacket>) { self.packet = packet }
+    deinit {
+        var pointer: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&pointer)
+    }
+}
+
+extension Rational {
+    init(_ value: AVRational) { self.init(Int(value.num), Int(value.den)) }
+}
+
+extension MediaType {
+    init(_ type: AVMediaType) {
+        switch type {
+        case AVMEDIA_TYPE_VIDEO: self = .video
+        case AVMEDIA_TYPE_AUDIO: self = .audio
+        case AVMEDIA_TYPE_SUBTITLE: self = .subtitle
+        case AVMEDIA_TYPE_DATA: self = .data
+        case AVMEDIA_TYPE_ATTACHMENT: self = .attachment
+        default: self = .unknown
+        }
+    }
+
+    var ffmpegType: AVMediaType {
+        switch self {
+        case .video: AVMEDIA_TYPE_VIDEO
+        case .audio: AVMEDIA_TYPE_AUDIO
+        case .subtitle: AVMEDIA_TYPE_SUBTITLE
+        case .data: AVMEDIA_TYPE_DATA
+        case .attachment: AVMEDIA_TYPE_ATTACHMENT
+        case .unknown: AVMEDIA_TYPE_UNKNOWN
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import CFFmpeg
+import Foundation
+import Logging
+
+/// FFmpeg's log, routed to swift-log, with the last error-level line of each thread kept
+/// so that a failure can say in FFmpeg's own words what went wrong ("moov atom not found").
+public enum FFmpegLog {
+    /// How much of FFmpeg's chatter reaches the logger. Errors are always remembered.
+    public static func install(level: Logger.Level = .warning) {
+        av_log_set_level(Self.ffmpegLevel(for: level) > AV_LOG_ERROR ? Self.ffmpegLevel(for: level) : AV_LOG_ERROR)
+        forwardedLevel.withLock { $0 = Self.ffmpegLevel(for: level) }
+        reel_install_log_sink(ffmpegLogLineSink)
+    }
+
+    /// Forgets the error remembered for this thread, before an operation that may set one.
+    static func clearLastError() { LastErrorSlot.set(nil) }
+
+    /// The last error FFmpeg logged on this thread since ``clearLastError()``.
+    static var lastError: String? { LastErrorSlot.get() }
+
+    static let logger = Logger(label: "reel.ffmpeg")
+    static let forwardedLevel = LockedValue<Int32>(AV_LOG_WARNING)
+
+    static func ffmpegLevel(for level: Logger.Level) -> Int32 {
+        switch level {
+        case .trace: AV_LOG_TRACE
+        case .debug: AV_LOG_DEBUG
+        case .info, .notice: AV_LOG_INFO
+        case .warning: AV_LOG_WARNING
+        case .error: AV_LOG_ERROR
+        case .critical: AV_LOG_FATAL
+        }
+    }
+}
+
+/// Called by FFmpeg on any thread, so a plain global function (see DESIGN.md).
+private func ffmpegLogLineSink(level: Int32, line: UnsafePointer<CChar>?) {
+    guard let line else { return }
+    let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !text.isEmpty else { return }
+    if level <= AV_LOG_ERROR { LastErrorSlot.set(text) }
+    guard level <= FFmpegLog.forwardedLevel.withLock({ $0 }) else { return }
+    let message = Logger.Message(stringLiteral: text)
+    switch level {
+    case ...AV_LOG_FATAL: FFmpegLog.logger.critical(message)
+    case ...AV_LOG_ERROR: FFmpegLog.logger.error(message)
+    case ...AV_LOG_WARNING: FFmpegLog.logger.warning(message)
+    case ...AV_LOG_INFO: FFmpegLog.logger.info(message)
+    case ...AV_LOG_DEBUG: FFmpegLog.logger.debug(message)
+    default: FFmpegLog.logger.trace(message)
+    }
+}
+
+/// One string per thread, so that concurrent opens do not see each other's errors.
+private enum LastErrorSlot {
+    final class Box { var text: String?; init(_ text: String?) { self.text = text } }
+
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in if let pointer { Unmanaged<Box>.fromOpaque(pointer).release() } }
+        return key
+    }()
+
+    static func box() -> Box {
+        if let raw = pthread_getspecific(key) { return Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue() }
+        let box = Box(nil)
+        pthread_setspecific(key, Unmanaged.passRetained(box).toOpaque())
+        return box
+    }
+
+    static func get() -> String? { box().text }
+    static func set(_ text: String?) { box().text = text }
+}

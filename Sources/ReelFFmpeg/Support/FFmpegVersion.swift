@@ -1,0 +1,24 @@
+import CFFmpeg
+import ReelCore
+
+/// Versions of the FFmpeg libraries Reel runs on.
+public enum FFmpegVersion {
+    /// `Lavf59.27.100`, as FFmpeg's tools name libavformat in their output.
+    public static var libavformat: String {
+        let version = avformat_version()
+        return "Lavf\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
+    }
+
+    public static var libavcodec: String {
+        let version = avcodec_version()
+        return "Lavc\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
+    }
+}
+
+extension Demuxer {
+    /// The frame rate ffmpeg assumes for a video stream (`av_guess_frame_rate`).
+    public func guessedFrameRate(ofStream index: Int) -> Rational {
+        guard let stream = stream(at: index) else { return Rational(0, 1) }
+        return Rational(av_guess_frame_rate(context, stream, nil))
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+struct ProbeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Describe an input's container, chapters and streams.",
+        discussion: "The JSON keys are documented in docs/probe-json.md.")
+
+    @Argument(help: "A file, or any URL FFmpeg reads (http, https, hls, rtmp, rtsp, udp, an SDP file).")
+    var input: String
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        common.setUpLogging()
+        let info = try await failing { try await MediaProbe.probe(input, options: common.demuxOptions) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(info), as: UTF8.self))
+        } else {
+            print(info.tableDescription)
+        }
+    }
+}

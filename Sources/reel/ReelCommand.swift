@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Reel
+
+@main
+struct ReelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reel",
+        abstract: "Play, inspect, transform and receive video on Linux.",
+        subcommands: [ProbeCommand.self, DecodeCommand.self])
+}
+
+/// Options every subcommand takes.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .customLong("log-level"), help: "How much to log on stderr: trace, debug, info, warning, error.")
+    var logLevel: Logger.Level = .error
+
+    @Option(help: "Seconds that opening the input, or reading from it, may block before giving up (0 = wait for ever).")
+    var timeout: Double = 15
+
+    var demuxOptions: DemuxOptions { DemuxOptions(timeout: timeout > 0 ? timeout : nil) }
+
+    func setUpLogging() {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        FFmpegLog.install(level: level)
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Prints `reel: <what went wrong>` as one line and exits non-zero.
+func failing<Result>(_ body: () async throws -> Result) async throws -> Result {
+    do {
+        return try await body()
+    } catch let error as InputError {
+        throw fail(error.description)
+    } catch let error as DecodeError {
+        throw fail(error.description)
+    }
+}
+
+func fail(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("reel: \(message)\n".utf8))
+    return ExitCode.failure
+}

@@ -43,6 +43,8 @@ public enum FrameChecksums {
         var md5 = FrameMD5()
         var clock: FrameChecksumClock?
         var frameCount = 0
+        // ffmpeg hands the packet's timing to the first frame decoded after it only.
+        var packetOfNextFrame: Packet?
         let software = "Reel (\(FFmpegVersion.libavcodec))"
 
         func handle(_ frame: DecodedFrame) {
@@ -51,7 +53,7 @@ public enum FrameChecksums {
                 if clock == nil {
                     let next = FrameChecksumClock(videoTimeBase: video.timeBase,
                                                   frameRate: demuxer.guessedFrameRate(ofStream: description.index),
-                                                  startTime: demuxer.startTimeMicroseconds)
+                                                  startTime: demuxer.startTimeMicroseconds(readingOnly: [description.index]))
                     clock = next
                     FrameChecksumLog.header(for: .video(timeBase: next.outputTimeBase, width: video.width, height: video.height,
                                                         sampleAspectRatio: video.sampleAspectRatio.isKnown ? video.sampleAspectRatio : Rational(0, 1)),
@@ -62,13 +64,15 @@ public enum FrameChecksums {
             case .audio(let audio):
                 if clock == nil {
                     let next = FrameChecksumClock(audioTimeBase: audio.timeBase, sampleRate: audio.sampleRate,
-                                                  startTime: demuxer.startTimeMicroseconds)
+                                                  startTime: demuxer.startTimeMicroseconds(readingOnly: [description.index]))
                     clock = next
                     FrameChecksumLog.header(for: .audio(timeBase: next.outputTimeBase, codecName: audio.sampleFormat.pcmCodecName,
                                                         sampleRate: audio.sampleRate, channelLayout: audio.channelLayout),
                                             software: software).forEach(emit)
                 }
-                let tick = clock!.audioTick(pts: audio.pts, sampleCount: audio.sampleCount)
+                let tick = clock!.audioTick(pts: audio.pts, sampleCount: audio.sampleCount,
+                                            packet: packetOfNextFrame.map { ($0.pts, $0.duration) })
+                packetOfNextFrame = nil
                 emit(FrameChecksumLog.row(pts: tick, duration: Int64(audio.sampleCount), size: audio.interleavedByteCount, hash: md5.hash(audio)))
             }
             frameCount += 1
@@ -76,8 +80,10 @@ public enum FrameChecksums {
 
         while let packet = try demuxer.readPacket() {
             guard packet.streamIndex == description.index else { continue }
+            packetOfNextFrame = packet
             try decoder.decode(packet, handle)
         }
+        packetOfNextFrame = nil
         try decoder.drain(handle)
         if frameCount == 0 {
             throw DecodeError(.invalidData, codec: decoder.codecName, detail: decoder.lastDamage ?? "no frame could be decoded")

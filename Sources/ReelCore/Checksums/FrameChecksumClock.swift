@@ -5,7 +5,8 @@
 /// video in ticks of 1/frame-rate (keeping a frame's tick continuous with the previous
 /// one unless it is more than 0.6 tick off, and dropping frames that fall 0.6 tick
 /// behind) and audio in samples (keeping a frame continuous with the last unless the
-/// rounding says otherwise). This is that arithmetic, and nothing more.
+/// rounding says otherwise, or the packets have a gap). This is that arithmetic
+/// (`do_video_out` and `decode_audio` of fftools/ffmpeg.c), and nothing more.
 public struct FrameChecksumClock: Sendable {
     public let outputTimeBase: Rational
     private let inputTimeBase: Rational
@@ -13,6 +14,7 @@ public struct FrameChecksumClock: Sendable {
     private let isAudio: Bool
     private var nextVideoTick: Int64 = 0
     private var lastAudioSample: Int64?
+    private var previousPacketPTS: Int64?
 
     /// - Parameters:
     ///   - frameRate: the stream's guessed frame rate (`av_guess_frame_rate`).
@@ -39,7 +41,7 @@ public struct FrameChecksumClock: Sendable {
         }
         let exact = exactTicks(pts + offsetTicks)
         var duration = Double(durationTicks) * ratio(inputTimeBase, outputTimeBase)
-        duration = duration.rounded() > 0 ? duration.rounded() : 1
+        duration = duration.rounded(.toNearestOrEven) > 0 ? duration.rounded(.toNearestOrEven) : 1
         var delta0 = exact - Double(nextVideoTick)
         var delta = delta0 + duration
         var syncPoint = exact
@@ -50,14 +52,24 @@ public struct FrameChecksumClock: Sendable {
             delta = duration
         }
         if delta <= -0.6 { return nil }
-        if delta > 0.6 { nextVideoTick = Int64(syncPoint.rounded(.toNearestOrAwayFromZero)) }
+        if delta > 0.6 { nextVideoTick = Int64(syncPoint.rounded(.toNearestOrEven)) }
         defer { nextVideoTick += 1 }
         return nextVideoTick
     }
 
     /// The output timestamp of the next audio frame of `sampleCount` samples.
-    public mutating func audioTick(pts: Int64?, sampleCount: Int) -> Int64 {
-        guard let pts else {
+    ///
+    /// - Parameter packet: the timing of the packet just sent to the decoder, for the
+    ///   first frame that came out after it; `nil` for the frames after that.
+    public mutating func audioTick(pts: Int64?, sampleCount: Int, packet: (pts: Int64?, duration: Int64)? = nil) -> Int64 {
+        if let packet {
+            // A gap between packets larger than a packet: start afresh from the timestamp.
+            if let packetPTS = packet.pts, let previous = previousPacketPTS, packet.duration > 0, packetPTS - previous > packet.duration {
+                lastAudioSample = nil
+            }
+            previousPacketPTS = packet.pts
+        }
+        guard let pts = pts ?? packet?.pts else {
             let tick = lastAudioSample ?? 0
             lastAudioSample = tick + Int64(sampleCount)
             return tick

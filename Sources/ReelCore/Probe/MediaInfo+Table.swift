@@ -29,8 +29,8 @@ extension MediaInfo {
             add("level", stream.level.map(String.init))
             if let width = stream.width, let height = stream.height {
                 var size = "\(width)×\(height)"
-                if let sar = stream.sampleAspectRatio { size += "  SAR \(sar.ratioDescription)" }
-                if let dar = stream.displayAspectRatio { size += "  DAR \(dar.ratioDescription)" }
+                if let sar = stream.sampleAspectRatio { size += "  SAR \(sar)" }
+                if let dar = stream.displayAspectRatio { size += "  DAR \(dar)" }
                 add("picture", size)
             }
             add("pixel format", stream.pixelFormat?.rawValue)

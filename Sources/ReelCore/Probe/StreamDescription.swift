@@ -22,8 +22,8 @@ public struct StreamDescription: Sendable, Codable, Equatable {
     // Video
     public var width: Int?
     public var height: Int?
-    public var sampleAspectRatio: Rational?
-    public var displayAspectRatio: Rational?
+    public var sampleAspectRatio: AspectRatio?
+    public var displayAspectRatio: AspectRatio?
     public var pixelFormat: PixelFormat?
     public var bitsPerRawSample: Int?
     public var colorMatrix: ColorMatrix?

@@ -24,6 +24,8 @@ public final class Decoder {
 
     private let context: UnsafeMutablePointer<AVCodecContext>
     private let timeBase: Rational
+    /// A sample aspect ratio the container declares; it overrides the bitstream's.
+    private let containerAspectRatio: Rational?
     private var hardwareDevice: UnsafeMutablePointer<AVBufferRef>?
     private var hardwareFormat: AVPixelFormat = AV_PIX_FMT_NONE
     private var isDrained = false
@@ -36,6 +38,8 @@ public final class Decoder {
         self.type = MediaType(parameters.pointee.codec_type)
         self.codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
         self.timeBase = Rational(stream.pointee.time_base)
+        let sar = stream.pointee.sample_aspect_ratio
+        self.containerAspectRatio = sar.num > 0 && sar.den > 0 ? Rational(sar) : nil
         guard type == .video || type == .audio else { throw DecodeError(.noSuchStream(type), codec: codecName) }
         if type == .video {
             let (width, height) = (Int(parameters.pointee.width), Int(parameters.pointee.height))
@@ -132,7 +136,10 @@ public final class Decoder {
             }
             consecutiveDamage = 0
             switch type {
-            case .video: try body(.video(VideoFrame(box: box, timeBase: timeBase)))
+            case .video:
+                var video = try VideoFrame(box: box, timeBase: timeBase)
+                if let containerAspectRatio { video.sampleAspectRatio = containerAspectRatio }
+                try body(.video(video))
             default: try body(.audio(AudioFrame(box: box, timeBase: timeBase)))
             }
         }

@@ -66,10 +66,10 @@ extension StreamDescription {
         height = Int(parameters.height)
         let sar = av_guess_sample_aspect_ratio(context, stream, nil)
         if sar.num != 0 {
-            sampleAspectRatio = Rational(sar)
+            sampleAspectRatio = AspectRatio(Rational(sar))
             var dar = AVRational()
             av_reduce(&dar.num, &dar.den, Int64(parameters.width) * Int64(sar.num), Int64(parameters.height) * Int64(sar.den), 1024 * 1024)
-            displayAspectRatio = Rational(dar)
+            displayAspectRatio = AspectRatio(Rational(dar))
         }
         if let name = av_get_pix_fmt_name(AVPixelFormat(parameters.format)) { pixelFormat = PixelFormat(String(cString: name)) }
         colorMatrix = av_color_space_name(parameters.color_space).flatMap { ColorMatrix(rawValue: String(cString: $0)) }

@@ -14,11 +14,3 @@ public enum FFmpegVersion {
         return "Lavc\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
     }
 }
-
-extension Demuxer {
-    /// The frame rate ffmpeg assumes for a video stream (`av_guess_frame_rate`).
-    public func guessedFrameRate(ofStream index: Int) -> Rational {
-        guard let stream = stream(at: index) else { return Rational(0, 1) }
-        return Rational(av_guess_frame_rate(context, stream, nil))
-    }
-}

@@ -1,0 +1,18 @@
+import Testing
+import ReelCore
+
+@Suite struct ErrorMessageTests {
+    @Test func inputErrorsNameTheInputAndTheProblem() {
+        #expect(InputError(.notFound, operation: .open, url: "a.mp4").description
+                == "cannot open 'a.mp4': no such file or directory")
+        #expect(InputError(.timedOut(seconds: 2.5), operation: .read, url: "http://x").description
+                == "cannot read 'http://x': no answer within 2.5 s")
+        #expect(InputError(.invalidData, operation: .open, url: "b.mp4", detail: "moov atom not found").description
+                == "cannot open 'b.mp4': not a media file Reel can read, or the data is damaged (moov atom not found)")
+    }
+
+    @Test func decodeErrorsNameTheCodec() {
+        #expect(DecodeError(.decoderNotFound, codec: "foo").description == "no foo decoder is available in this FFmpeg build")
+        #expect(DecodeError(.noSuchStream(.audio)).description == "the input has no audio stream")
+    }
+}

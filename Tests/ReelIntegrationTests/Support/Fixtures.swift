@@ -1,0 +1,132 @@
+import Foundation
+
+/// A media file made by ffmpeg at test time, cached under `.cache/fixtures`.
+struct Fixture: Sendable, CustomStringConvertible {
+    var name: String
+    /// ffmpeg arguments between the inputs and the output file.
+    var inputs: [String]
+    var encoding: [String]
+    var hasAudio: Bool = true
+    var hasVideo: Bool = true
+    /// Every frame lands on a tick of 1/frame-rate: ffmpeg's framemd5 timestamps are then
+    /// plain frame counts, and comparable line for line.
+    var constantFrameRate = true
+    /// An edit made to ffmpeg's output before it is cached.
+    var patch: (@Sendable (URL) throws -> Void)?
+
+    var description: String { name }
+    var path: String { Fixtures.directory.appendingPathComponent(name).path }
+}
+
+enum Fixtures {
+    /// Bump when the recipes change, so stale caches are not reused.
+    static let version = "v2"
+    static let directory: URL = {
+        let url = Paths.cache.appendingPathComponent("fixtures-\(version)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static let video = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2"]
+    static let audio = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2,pan=stereo|c0=c0|c1=-0.5*c0"]
+    static let both = video + audio
+
+    static let matrix: [Fixture] = [
+        Fixture(name: "h264-baseline-aac.mp4", inputs: both,
+                encoding: ["-c:v", "libx264", "-profile:v", "baseline", "-pix_fmt", "yuv420p", "-c:a", "aac"]),
+        Fixture(name: "h264-main-bframes-aac.mov", inputs: both,
+                encoding: ["-c:v", "libx264", "-profile:v", "main", "-bf", "2", "-pix_fmt", "yuv420p", "-c:a", "aac"]),
+        Fixture(name: "h264-high-bframes-flac-chapters.mkv",
+                inputs: both + ["-f", "ffmetadata", "-i", chaptersFile.path],
+                encoding: ["-map", "0:v", "-map", "1:a", "-map_chapters", "2", "-c:v", "libx264", "-profile:v", "high", "-bf", "3",
+                           "-pix_fmt", "yuv420p", "-c:a", "flac", "-metadata", "title=Fixture with chapters",
+                           "-metadata:s:a:0", "language=fra", "-metadata:s:v:0", "stereo_mode=top_bottom"]),
+        Fixture(name: "hevc-aac.mp4", inputs: both,
+                encoding: ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-pix_fmt", "yuv420p", "-c:a", "aac"]),
+        Fixture(name: "hevc-main10.mkv", inputs: video,
+                encoding: ["-c:v", "libx265", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p10le",
+                           "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc"],
+                hasAudio: false),
+        Fixture(name: "vp9-opus.webm", inputs: both,
+                encoding: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-c:a", "libopus"]),
+        Fixture(name: "vp9-odd-size.webm", inputs: ["-f", "lavfi", "-i", "testsrc2=size=321x241:rate=25:duration=1"],
+                encoding: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"], hasAudio: false),
+        Fixture(name: "mpeg4-pcm.mov", inputs: both,
+                encoding: ["-c:v", "mpeg4", "-q:v", "5", "-c:a", "pcm_s16le"]),
+        Fixture(name: "av1-opus.mkv", inputs: both,
+                encoding: ["-c:v", "libsvtav1", "-preset", "12", "-svtav1-params", "lp=2", "-c:a", "libopus"]),
+        Fixture(name: "h264-mp3.ts", inputs: both,
+                encoding: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "libmp3lame"]),
+        Fixture(name: "h264-mp3.flv", inputs: both,
+                encoding: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "libmp3lame", "-ar", "44100"]),
+        Fixture(name: "h264-aac-fragmented.mp4", inputs: both,
+                encoding: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "10", "-c:a", "aac",
+                           "-movflags", "frag_keyframe+empty_moov+default_base_moof"]),
+        Fixture(name: "h264-750x814.mp4", inputs: ["-f", "lavfi", "-i", "testsrc2=size=750x814:rate=30:duration=1"] + audio,
+                encoding: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"]),
+        Fixture(name: "h264-rotated-90.mp4", inputs: both,
+                encoding: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac"], patch: MP4Patches.rotateFirstTrackBy90),
+        Fixture(name: "h264-vfr.mkv", inputs: video,
+                encoding: ["-vf", "settb=1/1000,setpts=N*40+mod(N\\,3)*17", "-vsync", "vfr", "-c:v", "libx264", "-pix_fmt", "yuv420p"],
+                hasAudio: false, constantFrameRate: false),
+        Fixture(name: "h264-full-range-bt709.mp4", inputs: video,
+                encoding: ["-c:v", "libx264", "-pix_fmt", "yuvj420p", "-color_range", "pc", "-colorspace", "bt709",
+                           "-color_primaries", "bt709", "-color_trc", "bt709"], hasAudio: false),
+        Fixture(name: "pcm-s24-5.1.wav", inputs: ["-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000:duration=1,pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0"],
+                encoding: ["-c:a", "pcm_s24le"], hasVideo: false),
+    ]
+
+    static let chaptersFile: URL = {
+        let url = directory.appendingPathComponent("chapters.ffmeta")
+        let text = """
+            ;FFMETADATA1
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=0
+            END=1000
+            title=Opening
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=1000
+            END=2000
+            title=Ending
+
+            """
+        try? text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }()
+
+    /// Every fixture, made once per cache (in parallel, two at a time).
+    static let all: [Fixture] = {
+        let failures = LockedList()
+        DispatchQueue.concurrentPerform(iterations: matrix.count) { index in
+            do { try make(matrix[index]) } catch { failures.append("\(matrix[index].name): \(error)") }
+        }
+        precondition(failures.items.isEmpty, "could not make fixtures: \(failures.items)")
+        return matrix
+    }()
+
+    static func named(_ name: String) -> Fixture { all.first { $0.name == name }! }
+
+    static func make(_ fixture: Fixture) throws {
+        guard !FileManager.default.fileExists(atPath: fixture.path) else { return }
+        let partial = fixture.path + ".part." + (fixture.name as NSString).pathExtension
+        let result = try Processes.run("ffmpeg", ["-v", "error", "-y", "-nostdin"] + fixture.inputs + fixture.encoding + [partial],
+                                       timeout: 300)
+        guard result.status == 0 else { throw TestSetupError("ffmpeg failed: \(result.stderr)") }
+        try fixture.patch?(URL(fileURLWithPath: partial))
+        try FileManager.default.moveItem(atPath: partial, toPath: fixture.path)
+    }
+
+    /// A 2 s MP4 with its `moov` at the end (as ffmpeg writes by default), for damage tests.
+    static let plainMP4: String = {
+        named("h264-baseline-aac.mp4").path
+    }()
+}
+
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ item: String) { lock.lock(); storage.append(item); lock.unlock() }
+    var items: [String] { lock.lock(); defer { lock.unlock() }; return storage }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The result of running a program to completion.
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var seconds: Double
+    var timedOut: Bool
+}
+
+enum Processes {
+    /// Runs `executable` with `arguments`, killing it after `timeout` seconds.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], timeout: Double = 120) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reel-proc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        let start = Date()
+        try process.run()
+        var timedOut = false
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > timeout {
+                timedOut = true
+                process.terminate()
+                usleep(200_000)
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                break
+            }
+            usleep(5_000)
+        }
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return ProcessResult(status: process.terminationStatus,
+                             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+                             seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+    }
+
+    static func which(_ name: String) throws -> String {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw TestSetupError("\(name) is not installed: run scripts/setup.sh")
+    }
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Where things are: the package, the `reel` binary built beside the tests, the cache.
+enum Paths {
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let reel: String = {
+        if let path = ProcessInfo.processInfo.environment["REEL_BIN"] { return path }
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reel").path
+        if FileManager.default.isExecutableFile(atPath: besideTests) { return besideTests }
+        return packageRoot.appendingPathComponent(".build/debug/reel").path
+    }()
+
+    static let cache: URL = {
+        let url = packageRoot.appendingPathComponent(".cache")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reel-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// Runs the `reel` command line.
+func reel(_ arguments: String..., timeout: Double = 120) throws -> ProcessResult {
+    try Processes.run(Paths.reel, arguments, timeout: timeout)
+}

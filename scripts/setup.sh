@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the system packages Reel needs, only those that are missing. Safe to run again.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  ffmpeg                # the ffmpeg/ffprobe oracles and fixture maker
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  [ -x /opt/swift/usr/bin/swift ] && echo "setup: add /opt/swift/usr/bin to PATH" >&2
+  echo "setup: Swift 6 is required (https://www.swift.org/install/linux/)" >&2
+  exit 1
+fi

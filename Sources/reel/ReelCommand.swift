@@ -13,8 +13,9 @@ struct ReelCommand: AsyncParsableCommand {
 
 /// Options every subcommand takes.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .customLong("log-level"), help: "How much to log on stderr: trace, debug, info, warning, error.")
-    var logLevel: Logger.Level = .error
+    @Option(name: .customLong("log-level"),
+            help: "How much to log on stderr: trace, debug, info, notice, warning, error, critical. Failures are reported in one line whatever the level.")
+    var logLevel: Logger.Level = .critical
 
     @Option(help: "Seconds that opening the input, or reading from it, may block before giving up (0 = wait for ever).")
     var timeout: Double = 15

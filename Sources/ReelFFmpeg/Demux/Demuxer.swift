@@ -75,6 +75,11 @@ public final class Demuxer {
             if let pb = context.pointee.pb, pb.pointee.error < 0, pb.pointee.error != FFmpegCode.endOfFile {
                 throw Self.error(pb.pointee.error, operation: .read, url: url, interrupt: interrupt)
             }
+            // Demuxers meet a cut-off file as an early end, saying so only in the log
+            // (mov: "partial file"): an end that came with an error is a truncation.
+            if let complaint = FFmpegLog.lastError {
+                throw InputError(.truncated, operation: .read, url: url, code: code, detail: complaint)
+            }
             return nil
         }
         if code < 0 { throw Self.error(code, operation: .read, url: url, interrupt: interrupt) }

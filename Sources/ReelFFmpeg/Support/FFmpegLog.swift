@@ -38,7 +38,7 @@ private func ffmpegLogLineSink(level: Int32, line: UnsafePointer<CChar>?) {
     guard let line else { return }
     let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
     guard !text.isEmpty else { return }
-    if level <= AV_LOG_ERROR { LastErrorSlot.set(text) }
+    if level <= AV_LOG_ERROR { LastErrorSlot.set(withoutContextPrefixes(text)) }
     guard level <= FFmpegLog.forwardedLevel.withLock({ $0 }) else { return }
     let message = Logger.Message(stringLiteral: text)
     switch level {
@@ -49,6 +49,15 @@ private func ffmpegLogLineSink(level: Int32, line: UnsafePointer<CChar>?) {
     case ...AV_LOG_DEBUG: FFmpegLog.logger.debug(message)
     default: FFmpegLog.logger.trace(message)
     }
+}
+
+/// `[mov,mp4,m4a,3gp,3g2,mj2 @ 0x7f…] moov atom not found` → `moov atom not found`.
+func withoutContextPrefixes(_ line: String) -> String {
+    var text = Substring(line)
+    while text.hasPrefix("["), let end = text.firstIndex(of: "]") {
+        text = text[text.index(after: end)...].drop(while: { $0 == " " })
+    }
+    return text.isEmpty ? line : String(text)
 }
 
 /// One string per thread, so that concurrent opens do not see each other's errors.

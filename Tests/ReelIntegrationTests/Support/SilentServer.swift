@@ -1,0 +1,49 @@
+import Foundation
+
+/// A TCP server on loopback that accepts connections and never says a word: the
+/// worst kind of peer for a blocking read.
+final class SilentServer: @unchecked Sendable {
+    let port: UInt16
+    private let socketDescriptor: Int32
+    private var accepted: [Int32] = []
+    private let lock = NSLock()
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else { throw TestSetupError("cannot listen on loopback") }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        socketDescriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in
+            while true {
+                let connection = accept(socketDescriptor, nil, nil)
+                if connection < 0 { return }
+                lock.lock(); accepted.append(connection); lock.unlock()
+            }
+        }
+        thread.start()
+    }
+
+    func stop() {
+        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        close(socketDescriptor)
+        lock.lock(); accepted.forEach { close($0) }; lock.unlock()
+    }
+
+    /// A port on loopback where nothing listens (bound, then released).
+    static func unusedPort() throws -> UInt16 {
+        let server = try SilentServer()
+        server.stop()
+        return server.port
+    }
+}

@@ -20,12 +20,12 @@ public enum FrameChecksums {
     /// sample format, interleaved: compare with ffmpeg's `-c:a pcm_<format>` for it.
     public static func lines(of url: String, options: Options = Options()) -> AsyncThrowingStream<String, any Error> {
         let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream(bufferingPolicy: .unbounded)
-        let cancelled = LockedValue<InterruptController?>(nil)
-        continuation.onTermination = { _ in cancelled.withLock { $0?.cancel() } }
+        let interrupt = InterruptController(timeout: options.input.timeout)
+        // A consumer that stops listening ends the work, even an open that is blocked.
+        continuation.onTermination = { _ in interrupt.cancel() }
         BlockingThread.start(name: "reel.framemd5") {
             do {
-                let demuxer = try Demuxer(url: url, options: options.input)
-                cancelled.withLock { $0 = demuxer.interrupt }
+                let demuxer = try Demuxer(url: url, options: options.input, interrupt: interrupt)
                 try run(demuxer: demuxer, options: options) { continuation.yield($0) }
                 continuation.finish()
             } catch {

@@ -15,9 +15,13 @@ public final class Demuxer {
     let context: UnsafeMutablePointer<AVFormatContext>
 
     /// Opens `url` and reads enough of it to describe its streams.
-    public init(url: String, options: DemuxOptions = DemuxOptions()) throws {
+    ///
+    /// - Parameter interrupt: lets another thread cancel this open while it blocks;
+    ///   by default one is made with `options.timeout`.
+    public init(url: String, options: DemuxOptions = DemuxOptions(), interrupt: InterruptController? = nil) throws {
         self.url = url
-        self.interrupt = InterruptController(timeout: options.timeout)
+        let interrupt = interrupt ?? InterruptController(timeout: options.timeout)
+        self.interrupt = interrupt
         try Self.checkLocalFile(url)
 
         guard var context = avformat_alloc_context() else { throw InputError(.other, operation: .open, url: url, detail: "out of memory") }
@@ -35,7 +39,6 @@ public final class Demuxer {
             }
         }
 
-        let interrupt = self.interrupt
         FFmpegLog.clearLastError()
         var maybeContext: UnsafeMutablePointer<AVFormatContext>? = context
         let openCode = interrupt.guarding { avformat_open_input(&maybeContext, url, format, &dictionary) }
@@ -94,6 +97,14 @@ public final class Demuxer {
                       isCorrupt: packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0,
                       data: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)),
                       owner: box)
+    }
+
+    /// Moves to the keyframe at or before `time` (in every stream). Flush the decoders after.
+    public func seek(to time: MediaTime) throws {
+        let target = time.ticks(in: Rational(1, Int(AV_TIME_BASE)), rounding: .down)
+        FFmpegLog.clearLastError()
+        let code = interrupt.guarding { av_seek_frame(context, -1, target, AVSEEK_FLAG_BACKWARD) }
+        if code < 0 { throw Self.error(code, operation: .seek, url: url, interrupt: interrupt) }
     }
 
     /// The stream libavformat judges best of `type` (`av_find_best_stream`).

@@ -49,7 +49,7 @@ enum Fixtures {
                 hasAudio: false),
         Fixture(name: "vp9-opus.webm", inputs: both,
                 encoding: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-c:a", "libopus"]),
-        Fixture(name: "vp9-odd-size.webm", inputs: ["-f", "lavfi", "-i", "testsrc2=size=321x241:rate=25:duration=1"],
+        Fixture(name: "vp9-321x241.webm", inputs: ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1,scale=321:241"],
                 encoding: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"], hasAudio: false),
         Fixture(name: "mpeg4-pcm.mov", inputs: both,
                 encoding: ["-c:v", "mpeg4", "-q:v", "5", "-c:a", "pcm_s16le"]),

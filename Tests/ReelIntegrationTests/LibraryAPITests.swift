@@ -1,0 +1,139 @@
+import Foundation
+import Reel
+import Testing
+
+/// The public API used in-process, as a Swift program would.
+@Suite struct LibraryAPITests {
+    @Test func probesAsynchronously() async throws {
+        let info = try await MediaProbe.probe(Fixtures.named("hevc-aac.mp4").path)
+        #expect(info.streams.map(\.type) == [.video, .audio])
+        let video = try #require(info.preferredStream(of: .video))
+        #expect(video.codecName == "hevc")
+        #expect(video.width == 320 && video.height == 240)
+        #expect(video.averageFrameRate == Rational(25, 1))
+        #expect(info.format.duration.map { abs($0 - 2) < 0.1 } == true)
+    }
+
+    @Test func probeErrorsAreTyped() async throws {
+        await #expect(throws: InputError.self) { try await MediaProbe.probe("/nonexistent.mp4") }
+        do {
+            _ = try await MediaProbe.probe("/nonexistent.mp4")
+        } catch let error as InputError {
+            #expect(error.reason == .notFound)
+            #expect(error.operation == .open)
+        }
+    }
+
+    @Test func framesAreViewsWithTheStreamsProperties() throws {
+        let demuxer = try Demuxer(url: Fixtures.named("h264-full-range-bt709.mp4").path)
+        let index = try #require(demuxer.bestStream(of: .video))
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: index)
+        var first: VideoFrame?
+        while first == nil, let packet = try demuxer.readPacket() {
+            guard packet.streamIndex == index else { continue }
+            try decoder.decode(packet) { frame in
+                if case .video(let video) = frame, first == nil { first = video }
+            }
+        }
+        let frame = try #require(first)
+        #expect(frame.width == 320 && frame.height == 240)
+        #expect(frame.pixelFormat == .yuvj420p)
+        #expect(frame.color.range == .full)
+        #expect(frame.color.matrix == .bt709)
+        #expect(frame.planes.count == 3)
+        #expect(frame.planes[0].bytesPerRow >= 320)
+        #expect(frame.planes[1].rowByteCount == 160 && frame.planes[1].rowCount == 120)
+        #expect(frame.isKeyframe)
+    }
+
+    @Test func flushAfterSeekingBackDecodesTheSameFramesAgain() throws {
+        let path = Fixtures.named("h264-main-bframes-aac.mov").path
+        let demuxer = try Demuxer(url: path)
+        let index = try #require(demuxer.bestStream(of: .video))
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: index, options: DecoderOptions(threadCount: 2))
+        var hashes: [String] = []
+        var md5 = FrameMD5()
+        func decodeAll(into list: inout [String]) throws {
+            while let packet = try demuxer.readPacket() {
+                guard packet.streamIndex == index else { continue }
+                try decoder.decode(packet) { if case .video(let v) = $0 { list.append(md5.hash(v)) } }
+            }
+            try decoder.drain { if case .video(let v) = $0 { list.append(md5.hash(v)) } }
+        }
+        try decodeAll(into: &hashes)
+        try demuxer.seek(to: .zero)
+        decoder.flush()
+        var again: [String] = []
+        try decodeAll(into: &again)
+        #expect(hashes.count == 50)
+        #expect(again == hashes)
+    }
+
+    @Test func packetsFromElsewhereAreCopiedIn() throws {
+        // A packet whose bytes Swift owns (as a future MP4 reader's will) decodes the same.
+        let path = Fixtures.named("h264-baseline-aac.mp4").path
+        let demuxer = try Demuxer(url: path)
+        let index = try #require(demuxer.bestStream(of: .video))
+        let direct = try Decoder(demuxer: demuxer, streamIndex: index)
+        let copied = try Decoder(demuxer: demuxer, streamIndex: index)
+        var md5 = FrameMD5()
+        var directHashes: [String] = [], copiedHashes: [String] = []
+        while let packet = try demuxer.readPacket() {
+            guard packet.streamIndex == index else { continue }
+            let storage = HeapStorage(byteCount: packet.data.count)
+            storage.bytes.copyMemory(from: packet.data)
+            var foreign = packet
+            foreign.data = UnsafeRawBufferPointer(storage.bytes)
+            foreign.owner = storage
+            try direct.decode(packet) { if case .video(let v) = $0 { directHashes.append(md5.hash(v)) } }
+            try copied.decode(foreign) { if case .video(let v) = $0 { copiedHashes.append(md5.hash(v)) } }
+        }
+        try direct.drain { if case .video(let v) = $0 { directHashes.append(md5.hash(v)) } }
+        try copied.drain { if case .video(let v) = $0 { copiedHashes.append(md5.hash(v)) } }
+        #expect(directHashes.count == 50)
+        #expect(copiedHashes == directHashes)
+    }
+
+    @Test func cancelFromAnotherThreadEndsABlockedOpen() throws {
+        let server = try SilentServer()
+        defer { server.stop() }
+        // No timeout: only cancellation can end an open that waits on a silent peer.
+        let interrupt = InterruptController(timeout: nil)
+        let outcome = LockedValue<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let result = Result<Void, any Error> { _ = try Demuxer(url: "tcp://127.0.0.1:\(server.port)", interrupt: interrupt) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(outcome.withLock { $0 } == nil, "the open should still be waiting")
+        interrupt.cancel()
+        #expect(done.wait(timeout: .now() + 5) == .success, "cancel did not end the open")
+        guard case .failure(let error as InputError)? = outcome.withLock({ $0 }) else {
+            Issue.record("expected an InputError, got \(String(describing: outcome.withLock { $0 }))")
+            return
+        }
+        #expect(error.reason == .cancelled)
+        #expect(error.description.hasSuffix(": cancelled"))
+    }
+
+    @Test func abandoningTheChecksumStreamStopsTheWork() async throws {
+        let server = try SilentServer()
+        defer { server.stop() }
+        let stream = FrameChecksums.lines(of: "tcp://127.0.0.1:\(server.port)", options: .init(input: DemuxOptions(timeout: nil)))
+        let task = Task { for try await _ in stream {} }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = Date()
+        task.cancel()
+        _ = await task.result
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    @Test func checksumLinesStreamAsync() async throws {
+        var lines: [String] = []
+        for try await line in FrameChecksums.lines(of: Fixtures.named("vp9-321x241.webm").path) { lines.append(line) }
+        #expect(lines.contains("#dimensions 0: 321x241"))
+        #expect(lines.filter { !$0.hasPrefix("#") }.count == 25)
+    }
+}

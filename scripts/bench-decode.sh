@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Decoding throughput of Reel against ffmpeg on the same clip, with the same libavcodec
 # and the same thread count, run alternately; prints medians and their ratio.
-#   THREADS=N (default 2)  RUNS=K (default 5)
+#   THREADS=N (default 2)  RUNS=K (default 9)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -9,7 +9,7 @@ bash scripts/setup.sh
 swift build -c release --product reel >&2
 
 threads=${THREADS:-2}
-runs=${RUNS:-5}
+runs=${RUNS:-9}
 clip=.cache/bench/h264-1080p30-30s.mp4
 if [ ! -s "$clip" ]; then
   mkdir -p "$(dirname "$clip")"
@@ -22,10 +22,15 @@ fi
 seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", b - a }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+run_ffmpeg() { ffmpeg_times+=("$(seconds ffmpeg -nostdin -threads "$threads" -i "$clip" -f null -)"); }
+run_reel() { reel_times+=("$(seconds .build/release/reel decode "$clip" --threads "$threads")"); }
+
+ffmpeg_times=() reel_times=()
+run_ffmpeg; run_reel   # warm the page cache; not counted
 ffmpeg_times=() reel_times=()
 for ((run = 1; run <= runs; run++)); do
-  ffmpeg_times+=("$(seconds ffmpeg -nostdin -threads "$threads" -i "$clip" -f null -)")
-  reel_times+=("$(seconds .build/release/reel decode "$clip" --threads "$threads")")
+  # Alternate who goes first, so that neither always runs on a warmer or cooler machine.
+  if ((run % 2)); then run_ffmpeg; run_reel; else run_reel; run_ffmpeg; fi
   echo "run $run: ffmpeg ${ffmpeg_times[-1]} s, reel ${reel_times[-1]} s" >&2
 done
 

@@ -27,7 +27,7 @@ import Testing
     @Test func emptyFile() throws {
         let directory = try Paths.temporaryDirectory()
         let path = directory.appendingPathComponent("empty.mp4").path
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         try forBothCommands(path, mentioning: "the input is empty")
     }
 

@@ -31,7 +31,7 @@ import Testing
                 comparison.compare(mine["rotation"], rotation, at: "\(at).rotation")
             }
             if let stereo = sideData.first(where: { $0["side_data_type"] as? String == "Stereo 3D" }) {
-                comparison.compare((mine["stereo3d"] as? [String: Any])?["type"], stereo["type"], at: "\(at).stereo3d.type")
+                comparison.compare((mine["stereo3d"] as? [String: Any])?["type"], stereo["type"] as Any, at: "\(at).stereo3d.type")
             }
         }
         let ourChapters = ours["chapters"] as? [[String: Any]] ?? []

@@ -29,7 +29,10 @@ public final class Demuxer {
         var dictionary: OpaquePointer?
         defer { av_dict_free(&dictionary) }
         for (key, value) in options.formatOptions { av_dict_set(&dictionary, key, value, 0) }
-        if options.formatName == "sdp" { av_dict_set(&dictionary, "protocol_whitelist", "file,udp,rtp,crypto,data", 0) }
+        if options.formatName == "sdp" || url.lowercased().hasSuffix(".sdp"), options.formatOptions["protocol_whitelist"] == nil {
+            // An SDP file opens RTP sessions, which libavformat refuses by default.
+            av_dict_set(&dictionary, "protocol_whitelist", "file,udp,rtp,srtp,crypto,data", 0)
+        }
         var format: UnsafePointer<AVInputFormat>?
         if let name = options.formatName {
             format = av_find_input_format(name)

@@ -130,7 +130,7 @@ extension StreamDescription {
 /// `stereo`, `5.1(side)`… as `av_channel_layout_describe` writes it.
 func channelLayoutName(_ layout: UnsafePointer<AVChannelLayout>) -> String {
     var buffer = [CChar](repeating: 0, count: 128)
-    return av_channel_layout_describe(layout, &buffer, buffer.count) >= 0 ? String(cString: buffer) : "unknown"
+    return av_channel_layout_describe(layout, &buffer, buffer.count) >= 0 ? stringFromCBuffer(buffer) : "unknown"
 }
 
 /// Every flag FFmpeg knows by name, set or not (as ffprobe lists them).

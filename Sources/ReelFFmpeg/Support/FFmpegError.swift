@@ -5,7 +5,12 @@ import ReelCore
 func ffmpegErrorText(_ code: Int32) -> String {
     var buffer = [CChar](repeating: 0, count: 256)
     av_strerror(code, &buffer, buffer.count)
-    return String(cString: buffer)
+    return stringFromCBuffer(buffer)
+}
+
+/// The text of a NUL-terminated buffer FFmpeg wrote into.
+func stringFromCBuffer(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 enum FFmpegCode {

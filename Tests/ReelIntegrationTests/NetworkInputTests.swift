@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// Inputs that are not local files, fed by real senders (ffmpeg) on loopback.
+@Suite(.serialized) struct NetworkInputTests {
+    /// The hash column of a framemd5 report: the frames themselves, whatever their timestamps.
+    private func frameHashes(_ report: String) -> [Substring] {
+        report.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
+    }
+
+    private func localHashes(_ path: String) throws -> [Substring] {
+        let result = try reel("decode", "--framemd5", path)
+        try #require(result.status == 0, "\(result.stderr)")
+        return frameHashes(result.stdout)
+    }
+
+    @Test func decodesOverHTTPFromARealServer() throws {
+        let fixture = Fixtures.named("h264-mp3.ts")
+        let port = try SilentServer.unusedPort()
+        let url = "http://127.0.0.1:\(port)/live.ts"
+        let server = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-i", fixture.path, "-c", "copy",
+                                                     "-f", "mpegts", "-listen", "1", url])
+        defer { server.stop() }
+        var result = try reel("decode", "--framemd5", url)
+        for _ in 0..<20 where result.stderr.contains("connection refused") {
+            Thread.sleep(forTimeInterval: 0.25)
+            result = try reel("decode", "--framemd5", url)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        let hashes = frameHashes(result.stdout)
+        #expect(hashes.count == 50)
+        #expect(hashes == (try localHashes(fixture.path)))
+    }
+
+    @Test func probesMPEGTSOverUDP() throws {
+        let port = try SilentServer.unusedPort()
+        let probe = try BackgroundProbe(["probe", "--json", "--timeout", "10", "udp://127.0.0.1:\(port)"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let sender = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", Fixtures.named("h264-mp3.ts").path,
+                                                     "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"])
+        defer { sender.stop() }
+        let result = try probe.wait(timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        let streams = try streamsOf(result.stdout)
+        #expect(streams.contains { $0["codec_name"] as? String == "h264" && $0["width"] as? Int == 320 })
+        #expect(streams.contains { $0["codec_name"] as? String == "mp3" })
+    }
+
+    @Test func probesRTPFromAnSDPFile() throws {
+        let port = try SilentServer.unusedPort() & ~1
+        let sdp = try Paths.temporaryDirectory().appendingPathComponent("session.sdp").path
+        let senderArguments = ["-v", "error", "-nostdin", "-re", "-stream_loop", "2", "-i", Fixtures.named("h264-baseline-aac.mp4").path,
+                               "-an", "-c:v", "copy", "-f", "rtp", "-sdp_file", sdp, "rtp://127.0.0.1:\(port)"]
+        let sender = try BackgroundProcess("ffmpeg", senderArguments)
+        defer { sender.stop() }
+        for _ in 0..<40 where !FileManager.default.fileExists(atPath: sdp) { Thread.sleep(forTimeInterval: 0.1) }
+        let result = try reel("probe", "--json", "--timeout", "10", sdp, timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let streams = try streamsOf(result.stdout)
+        #expect(streams.first?["codec_name"] as? String == "h264")
+        #expect(streams.first?["width"] as? Int == 320)
+    }
+
+    @Test func readsHLSPlaylists() throws {
+        let fixture = Fixtures.named("h264-baseline-aac.mp4")
+        let directory = try Paths.temporaryDirectory()
+        let playlist = directory.appendingPathComponent("index.m3u8").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", fixture.path, "-c", "copy", "-f", "hls",
+                                                "-hls_time", "1", "-hls_list_size", "0", playlist])
+        try #require(made.status == 0, "\(made.stderr)")
+        let probe = try reel("probe", "--json", playlist)
+        #expect(probe.status == 0, "\(probe.stderr)")
+        #expect(probe.stdout.contains("\"format_name\" : \"hls\""))
+        let decoded = try reel("decode", "--framemd5", playlist)
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        #expect(frameHashes(decoded.stdout) == (try localHashes(fixture.path)))
+    }
+
+    private func streamsOf(_ json: String) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        return object?["streams"] as? [[String: Any]] ?? []
+    }
+}
+
+/// `reel` started in the background (a receiver that must listen before the sender starts).
+final class BackgroundProbe: @unchecked Sendable {
+    private var result: ProcessResult?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ arguments: [String]) throws {
+        let thread = Thread { [self] in
+            result = try? Processes.run(Paths.reel, arguments, timeout: 30)
+            done.signal()
+        }
+        thread.start()
+    }
+
+    func wait(timeout: Double) throws -> ProcessResult {
+        guard done.wait(timeout: .now() + timeout) == .success, let result else { throw TestSetupError("reel did not finish") }
+        return result
+    }
+}

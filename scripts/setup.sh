@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   pkg-config
   ffmpeg                # the ffmpeg/ffprobe oracles and fixture maker
+  openssl               # certificates for the HTTPS test server
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
 )
 

@@ -32,6 +32,27 @@ import Testing
         #expect(hashes == (try localHashes(fixture.path)))
     }
 
+    @Test func decodesOverHTTPSWithASelfSignedServer() throws {
+        let fixture = Fixtures.named("h264-mp3.ts")
+        let directory = try Paths.temporaryDirectory()
+        let key = directory.appendingPathComponent("key.pem").path, certificate = directory.appendingPathComponent("cert.pem").path
+        let made = try Processes.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                                 "-days", "1", "-subj", "/CN=127.0.0.1"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let port = try SilentServer.unusedPort()
+        let url = "https://127.0.0.1:\(port)/live.ts"
+        let server = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-i", fixture.path, "-c", "copy", "-f", "mpegts",
+                                                     "-listen", "1", "-cert_file", certificate, "-key_file", key, url])
+        defer { server.stop() }
+        var result = try reel("decode", "--framemd5", url)
+        for _ in 0..<20 where result.stderr.contains("connection refused") {
+            Thread.sleep(forTimeInterval: 0.25)
+            result = try reel("decode", "--framemd5", url)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(frameHashes(result.stdout) == (try localHashes(fixture.path)))
+    }
+
     @Test func probesMPEGTSOverUDP() throws {
         let port = try SilentServer.unusedPort()
         let probe = try BackgroundProbe(["probe", "--json", "--timeout", "10", "udp://127.0.0.1:\(port)"])

@@ -48,14 +48,14 @@ import Testing
     @Test(arguments: [10, 50, 90])
     func truncatedMP4WithIndexAtTheStart(percent: Int) throws {
         // The index survives, so the input opens; decoding runs into the cut.
-        let path = try truncated(try faststartCopy(), percent: percent)
+        let path = try truncated(try Fixtures.faststartMP4(), percent: percent)
         #expect(try reel("probe", path).status == 0)
         try expectCleanFailure(["decode", "--framemd5", path], mentioning: "the input is truncated")
         try expectCleanFailure(["decode", "--stream", "a", path], mentioning: "the input is truncated")
     }
 
     @Test func mp4WithoutMoov() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: try faststartCopy()))
+        let data = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.faststartMP4()))
         let boxes = MP4Patches.topLevelBoxes(data)
         let moov = try #require(boxes.first { $0.type == "moov" })
         var stripped = data
@@ -90,18 +90,6 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
         let path = try Paths.temporaryDirectory().appendingPathComponent("cut\(percent).mp4").path
         try data.prefix(data.count * percent / 100).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    private func faststartCopy() throws -> String {
-        let path = Fixtures.directory.appendingPathComponent("h264-baseline-aac-faststart.mp4").path
-        if !FileManager.default.fileExists(atPath: path) {
-            let partial = path + ".\(UUID().uuidString).mp4"
-            let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", Fixtures.named("h264-baseline-aac.mp4").path,
-                                                      "-c", "copy", "-movflags", "+faststart", partial])
-            try #require(result.status == 0, "\(result.stderr)")
-            try? FileManager.default.moveItem(atPath: partial, toPath: path)
-        }
         return path
     }
 }

@@ -94,6 +94,22 @@ import Testing
         #expect(copiedHashes == directHashes)
     }
 
+    @Test func aTruncatedInputIsAnErrorNotAnEnd() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.faststartMP4()))
+        let path = try Paths.temporaryDirectory().appendingPathComponent("cut.mp4").path
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        let demuxer = try Demuxer(url: path)
+        var packets = 0
+        do {
+            while try demuxer.readPacket() != nil { packets += 1 }
+            Issue.record("reading a truncated file ended without an error")
+        } catch let error as InputError {
+            #expect(error.reason == .truncated)
+            #expect(error.detail?.contains("partial file") == true)
+        }
+        #expect(packets > 10, "the packets before the cut are delivered")
+    }
+
     @Test func cancelFromAnotherThreadEndsABlockedOpen() throws {
         let server = try SilentServer()
         defer { server.stop() }

@@ -8,6 +8,16 @@ import Testing
         report.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
     }
 
+    /// `reel decode --framemd5 url`, retried while the server starting beside it is not yet listening.
+    private func decodeOnceServing(_ url: String) throws -> ProcessResult {
+        var result = try reel("decode", "--framemd5", url)
+        for _ in 0..<20 where result.stderr.contains("connection refused") {
+            Thread.sleep(forTimeInterval: 0.25)
+            result = try reel("decode", "--framemd5", url)
+        }
+        return result
+    }
+
     private func localHashes(_ path: String) throws -> [Substring] {
         let result = try reel("decode", "--framemd5", path)
         try #require(result.status == 0, "\(result.stderr)")
@@ -21,11 +31,7 @@ import Testing
         let server = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-i", fixture.path, "-c", "copy",
                                                      "-f", "mpegts", "-listen", "1", url])
         defer { server.stop() }
-        var result = try reel("decode", "--framemd5", url)
-        for _ in 0..<20 where result.stderr.contains("connection refused") {
-            Thread.sleep(forTimeInterval: 0.25)
-            result = try reel("decode", "--framemd5", url)
-        }
+        let result = try decodeOnceServing(url)
         #expect(result.status == 0, "\(result.stderr)")
         let hashes = frameHashes(result.stdout)
         #expect(hashes.count == 50)
@@ -44,11 +50,7 @@ import Testing
         let server = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-i", fixture.path, "-c", "copy", "-f", "mpegts",
                                                      "-listen", "1", "-cert_file", certificate, "-key_file", key, url])
         defer { server.stop() }
-        var result = try reel("decode", "--framemd5", url)
-        for _ in 0..<20 where result.stderr.contains("connection refused") {
-            Thread.sleep(forTimeInterval: 0.25)
-            result = try reel("decode", "--framemd5", url)
-        }
+        let result = try decodeOnceServing(url)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(frameHashes(result.stdout) == (try localHashes(fixture.path)))
     }

@@ -2,7 +2,7 @@
 /// sample aspect ratio (4/3).
 ///
 /// A zero denominator means "unknown", as FFmpeg uses `0/0` and `0/1`.
-public struct Rational: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct Rational: Hashable, Sendable, TextCodable {
     public var numerator: Int
     public var denominator: Int
 
@@ -42,20 +42,6 @@ public struct Rational: Hashable, Sendable, Codable, CustomStringConvertible {
         let parts = text.split(whereSeparator: { $0 == "/" || $0 == ":" })
         guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]) else { return nil }
         self.init(n, d)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let value = Rational(parsing: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected num/den, got \(text)")
-        }
-        self = value
     }
 }
 

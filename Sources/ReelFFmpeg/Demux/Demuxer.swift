@@ -19,6 +19,7 @@ public final class Demuxer {
     /// - Parameter interrupt: lets another thread cancel this open while it blocks;
     ///   by default one is made with `options.timeout`.
     public init(url: String, options: DemuxOptions = DemuxOptions(), interrupt: InterruptController? = nil) throws {
+        FFmpegLog.installIfNeeded()
         self.url = url
         let interrupt = interrupt ?? InterruptController(timeout: options.timeout)
         self.interrupt = interrupt

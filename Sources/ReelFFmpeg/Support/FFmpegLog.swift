@@ -5,11 +5,20 @@ import Logging
 /// FFmpeg's log, routed to swift-log, with the last error-level line of each thread kept
 /// so that a failure can say in FFmpeg's own words what went wrong ("moov atom not found").
 public enum FFmpegLog {
-    /// How much of FFmpeg's chatter reaches the logger. Errors are always remembered.
+    /// Routes FFmpeg's messages up to `level` to swift-log (label `reel.ffmpeg`).
+    /// Errors are always captured, whatever the level, to explain failures.
     public static func install(level: Logger.Level = .warning) {
-        av_log_set_level(Self.ffmpegLevel(for: level) > AV_LOG_ERROR ? Self.ffmpegLevel(for: level) : AV_LOG_ERROR)
-        forwardedLevel.withLock { $0 = Self.ffmpegLevel(for: level) }
-        reel_install_log_sink(ffmpegLogLineSink)
+        forwardedLevel.withLock { forwarded in
+            forwarded = ffmpegLevel(for: level)
+            av_log_set_level(max(forwarded ?? AV_LOG_ERROR, AV_LOG_ERROR))
+            reel_install_log_sink(ffmpegLogLineSink)
+        }
+    }
+
+    /// Installs the sink with warnings forwarded, unless the application chose already.
+    /// Opening an input or a decoder calls this: failures depend on the captured errors.
+    static func installIfNeeded() {
+        if forwardedLevel.withLock({ $0 }) == nil { install() }
     }
 
     /// Forgets the error remembered for this thread, before an operation that may set one.
@@ -19,7 +28,8 @@ public enum FFmpegLog {
     static var lastError: String? { LastErrorSlot.get() }
 
     static let logger = Logger(label: "reel.ffmpeg")
-    static let forwardedLevel = LockedValue<Int32>(AV_LOG_WARNING)
+    /// The most verbose FFmpeg level forwarded; `nil` until installed.
+    static let forwardedLevel = LockedValue<Int32?>(nil)
 
     static func ffmpegLevel(for level: Logger.Level) -> Int32 {
         switch level {
@@ -39,7 +49,7 @@ private func ffmpegLogLineSink(level: Int32, line: UnsafePointer<CChar>?) {
     let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
     guard !text.isEmpty else { return }
     if level <= AV_LOG_ERROR { LastErrorSlot.set(withoutContextPrefixes(text)) }
-    guard level <= FFmpegLog.forwardedLevel.withLock({ $0 }) else { return }
+    guard level <= FFmpegLog.forwardedLevel.withLock({ $0 }) ?? AV_LOG_WARNING else { return }
     let message = Logger.Message(stringLiteral: text)
     switch level {
     case ...AV_LOG_FATAL: FFmpegLog.logger.critical(message)

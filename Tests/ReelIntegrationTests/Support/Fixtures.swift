@@ -118,10 +118,18 @@ enum Fixtures {
         try FileManager.default.moveItem(atPath: partial, toPath: fixture.path)
     }
 
-    /// A 2 s MP4 with its `moov` at the end (as ffmpeg writes by default), for damage tests.
-    static let plainMP4: String = {
-        named("h264-baseline-aac.mp4").path
-    }()
+    /// The baseline fixture with its index (`moov`) moved to the front, for damage tests.
+    static func faststartMP4() throws -> String {
+        let path = directory.appendingPathComponent("h264-baseline-aac-faststart.mp4").path
+        if !FileManager.default.fileExists(atPath: path) {
+            let partial = path + ".\(UUID().uuidString).mp4"
+            let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", named("h264-baseline-aac.mp4").path,
+                                                      "-c", "copy", "-movflags", "+faststart", partial])
+            guard result.status == 0 else { throw TestSetupError(result.stderr) }
+            try? FileManager.default.moveItem(atPath: partial, toPath: path)
+        }
+        return path
+    }
 }
 
 final class LockedList: @unchecked Sendable {

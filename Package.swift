@@ -19,8 +19,8 @@ let package = Package(
         // Layer 2: C libraries and their thin adapters.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+            pkgConfig: "libavformat libavcodec libavfilter libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
         .target(
             name: "ReelFFmpeg",

@@ -6,7 +6,7 @@ packages=(
   pkg-config
   ffmpeg                # the ffmpeg/ffprobe oracles and fixture maker
   openssl               # certificates for the HTTPS test server
-  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+  libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev
 )
 
 missing=()

@@ -19,6 +19,8 @@ public final class Decoder {
     public let isHardwareAccelerated: Bool
     /// Packets the decoder rejected as damaged; decoding goes on past them as ffmpeg does.
     public private(set) var damagedPacketCount = 0
+    /// Where decoded frames come from and go back to.
+    public let framePool: FramePool
     /// The last damaged packet's error, in FFmpeg's words.
     public private(set) var lastDamage: String?
 
@@ -31,7 +33,8 @@ public final class Decoder {
     private var isDrained = false
 
     /// Opens a decoder for stream `streamIndex` of `demuxer`.
-    public init(demuxer: Demuxer, streamIndex: Int, options: DecoderOptions = DecoderOptions()) throws {
+    public init(demuxer: Demuxer, streamIndex: Int, options: DecoderOptions = DecoderOptions(), framePool: FramePool = FramePool()) throws {
+        self.framePool = framePool
         guard let stream = demuxer.stream(at: streamIndex) else { throw DecodeError(.noSuchStream(.unknown)) }
         let parameters = stream.pointee.codecpar!
         self.streamIndex = streamIndex
@@ -116,8 +119,8 @@ public final class Decoder {
 
     private func receiveAll(_ body: (DecodedFrame) throws -> Void) throws {
         while true {
-            guard var frame = av_frame_alloc() else { throw DecodeError(.other, codec: codecName, detail: "out of memory") }
-            var box = FrameBox(frame)
+            guard var frame = framePool.take() else { throw DecodeError(.other, codec: codecName, detail: "out of memory") }
+            var box = FrameBox(frame, pool: framePool)
             FFmpegLog.clearLastError()
             let code = avcodec_receive_frame(context, frame)
             if code == FFmpegCode.again || code == FFmpegCode.endOfFile { return }
@@ -126,8 +129,8 @@ public final class Decoder {
                 continue
             }
             if hardwareDevice != nil, frame.pointee.format == hardwareFormat.rawValue {
-                guard let software = av_frame_alloc() else { throw DecodeError(.other, codec: codecName, detail: "out of memory") }
-                let transferred = FrameBox(software)
+                guard let software = framePool.take() else { throw DecodeError(.other, codec: codecName, detail: "out of memory") }
+                let transferred = FrameBox(software, pool: framePool)
                 let transferCode = av_hwframe_transfer_data(software, frame, 0)
                 guard transferCode >= 0 else { throw DecodeError(.other, codec: codecName, code: transferCode, detail: ffmpegErrorText(transferCode)) }
                 av_frame_copy_props(software, frame)

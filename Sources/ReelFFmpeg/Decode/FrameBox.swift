@@ -1,13 +1,24 @@
 import CFFmpeg
 import ReelCore
 
-/// Owns an `AVFrame` that a ``VideoFrame`` or ``AudioFrame`` points into.
+/// Owns an `AVFrame` that a ``VideoFrame`` or ``AudioFrame`` points into, and gives it
+/// back to its pool (or frees it) when the last of them goes.
 final class FrameBox: StorageOwner, @unchecked Sendable {
     let frame: UnsafeMutablePointer<AVFrame>
-    init(_ frame: UnsafeMutablePointer<AVFrame>) { self.frame = frame }
+    private let pool: FramePool?
+
+    init(_ frame: UnsafeMutablePointer<AVFrame>, pool: FramePool? = nil) {
+        self.frame = frame
+        self.pool = pool
+    }
+
     deinit {
-        var pointer: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&pointer)
+        if let pool {
+            pool.give(frame)
+        } else {
+            var pointer: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&pointer)
+        }
     }
 }
 

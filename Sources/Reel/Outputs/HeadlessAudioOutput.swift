@@ -1,0 +1,83 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// An audio output with no sound card: a thread that consumes samples in real time from
+/// a virtual device clock (or as fast as it can when untimed), logging which sample was
+/// consumed when.
+public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
+    public let format: AudioDeviceFormat
+    /// Samples per pull (10 ms at 48 kHz by default).
+    public let period: Int
+    public let untimed: Bool
+    private let state = LockedValue<(running: Bool, paused: Bool)>((false, false))
+    private let consumed = LockedValue<[Float]>([])
+    private let keepSamples: Bool
+    private var thread: Thread?
+
+    /// - Parameter keepSamples: keep every sample consumed (first channel), for tests.
+    public init(format: AudioDeviceFormat = AudioDeviceFormat(sampleRate: 48000, channels: 2),
+                period: Int = 480, untimed: Bool = false, keepSamples: Bool = false) {
+        self.format = format
+        self.period = period
+        self.untimed = untimed
+        self.keepSamples = keepSamples
+    }
+
+    /// The first channel of every sample consumed, in order, with the device time of the
+    /// first one: sample `i` was heard at `start + i / sampleRate`, pauses excepted.
+    public var consumedSamples: [Float] { consumed.withLock { $0 } }
+    private var firstSampleTime: Double?
+    private var pulls: [(deviceTime: Double, sampleIndex: Int)] = []
+    private let pullLock = LockedValue(0)
+
+    public func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, Double) -> Void) throws {
+        state.withLock { $0.running = true }
+        let thread = Thread { [self] in
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: period * format.bytesPerFrame, alignment: 16)
+            defer { buffer.deallocate() }
+            var next = monotonicSeconds()
+            var index = 0
+            while true {
+                let (running, paused) = state.withLock { $0 }
+                if !running { return }
+                if paused {
+                    Thread.sleep(forTimeInterval: 0.005)
+                    next = monotonicSeconds()
+                    continue
+                }
+                let now = monotonicSeconds()
+                if !untimed && now < next {
+                    Thread.sleep(forTimeInterval: min(next - now, 0.005))
+                    continue
+                }
+                let heardAt = untimed ? now : next
+                render(buffer, heardAt)
+                pullLock.withLock { _ in
+                    if firstSampleTime == nil { firstSampleTime = heardAt }
+                    pulls.append((heardAt, index))
+                }
+                if keepSamples {
+                    let samples = buffer.bindMemory(to: Float.self)
+                    consumed.withLock { list in
+                        for frame in 0..<period { list.append(samples[frame * format.channels]) }
+                    }
+                }
+                index += period
+                next += Double(period) / Double(format.sampleRate)
+                // A machine too busy to keep up does not make the device play faster.
+                if monotonicSeconds() - next > 0.2 { next = monotonicSeconds() }
+            }
+        }
+        thread.name = "reel.audio.headless"
+        thread.qualityOfService = .userInteractive
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Device time of each pull and how many samples had been consumed before it.
+    public var pullLog: [(deviceTime: Double, sampleIndex: Int)] { pullLock.withLock { _ in pulls } }
+
+    public func setPaused(_ paused: Bool) { state.withLock { $0.paused = paused } }
+    public func close() { state.withLock { $0.running = false } }
+}

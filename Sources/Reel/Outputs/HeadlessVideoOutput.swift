@@ -1,0 +1,65 @@
+import ReelCore
+import ReelFFmpeg
+
+/// A video output with no screen: it records what was presented and when, and can
+/// keep a snapshot of the frame on screen at a given time.
+public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
+    /// One presented frame: its media time and the device (monotonic) time it was shown.
+    public struct Presentation: Sendable {
+        public var pts: Double
+        public var deviceTime: Double
+        /// Mean luma of the frame's first plane, for tests that look for flashes.
+        public var meanLuma: Double
+    }
+
+    private let log = LockedValue<[Presentation]>([])
+    private let measureLuma: Bool
+    private let snapshotRequests = LockedValue<[(time: Double, path: String)]>([])
+    private let snapshotErrors = LockedValue<[String]>([])
+
+    /// - Parameter measureLuma: compute each frame's mean luma (costs a pass over the picture).
+    public init(measureLuma: Bool = false) {
+        self.measureLuma = measureLuma
+    }
+
+    /// Writes the frame on screen at media time `time` to a PNG file.
+    public func snapshot(at time: Double, to path: String) {
+        snapshotRequests.withLock { $0.append((time, path)) }
+    }
+
+    public var presentations: [Presentation] { log.withLock { $0 } }
+    public var errors: [String] { snapshotErrors.withLock { $0 } }
+
+    public func present(_ frame: VideoFrame) {
+        let now = monotonicSeconds()
+        let pts = frame.presentationTime?.seconds ?? .nan
+        log.withLock { $0.append(Presentation(pts: pts, deviceTime: now, meanLuma: measureLuma ? Self.meanLuma(frame) : .nan)) }
+        let due = snapshotRequests.withLock { requests -> [(time: Double, path: String)] in
+            let ready = requests.filter { $0.time <= pts + frameDuration(frame) }
+            requests.removeAll { $0.time <= pts + frameDuration(frame) }
+            return ready
+        }
+        for request in due {
+            do { try PNGWriter.write(frame, to: request.path) } catch { snapshotErrors.withLock { $0.append("\(error)") } }
+        }
+    }
+
+    public func idle(status: PlaybackStatus) -> [UserCommand] { [] }
+    public func close() {}
+
+    private func frameDuration(_ frame: VideoFrame) -> Double {
+        Double(frame.duration) * (frame.timeBase.doubleValue ?? 0)
+    }
+
+    static func meanLuma(_ frame: VideoFrame) -> Double {
+        guard let plane = frame.planes.first, plane.rowCount > 0 else { return .nan }
+        var total = 0
+        let step = max(1, plane.rowCount / 64)
+        var rows = 0
+        for row in stride(from: 0, to: plane.rowCount, by: step) {
+            for byte in plane.row(row) { total += Int(byte) }
+            rows += 1
+        }
+        return Double(total) / Double(rows * plane.rowByteCount)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// Fills the audio device's buffers from the decoded audio queue (on the device's
+/// thread), converting to the device format at the playback rate, and sets the audio
+/// clock from the media time of the first sample the device will play.
+final class AudioRenderer: @unchecked Sendable {
+    private unowned let session: PlaybackSession
+    private let format: AudioDeviceFormat
+    private var converter: AudioConverter
+    private var converterSerial = -1
+    /// Converted samples not yet handed to the device, and the media time of the first.
+    private var pending: [Float] = []
+    private var pendingStart = 0
+    private var pendingMediaTime: Double?
+    private var reachedEnd = false
+
+    init(session: PlaybackSession, format: AudioDeviceFormat) {
+        self.session = session
+        self.format = format
+        self.converter = AudioConverter(device: format)
+    }
+
+    func render(into buffer: UnsafeMutableRawBufferPointer, heardAt: Double) {
+        let output = buffer.bindMemory(to: Float.self)
+        let (paused, serial, rate, volume, muted, aborted) = session.control.read {
+            ($0.paused, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted)
+        }
+        guard !paused, !aborted else {
+            output.update(repeating: 0)
+            return
+        }
+        if serial != converterSerial || abs(converter.tempo - rate) > 1e-6 {
+            converter = AudioConverter(device: format, tempo: rate)
+            if serial != converterSerial { pending.removeAll(keepingCapacity: true); pendingStart = 0 }
+            converterSerial = serial
+            pendingMediaTime = nil
+            reachedEnd = false
+        }
+        var written = 0
+        var firstSampleTime: Double?
+        let secondsPerSample = rate / Double(format.sampleRate)
+        while written < output.count {
+            if pendingStart < pending.count, let mediaTime = pendingMediaTime {
+                let count = min(pending.count - pendingStart, output.count - written)
+                if firstSampleTime == nil { firstSampleTime = mediaTime }
+                for index in 0..<count { output[written + index] = pending[pendingStart + index] }
+                written += count
+                pendingStart += count
+                pendingMediaTime = mediaTime + Double(count / format.channels) * secondsPerSample
+                continue
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+            guard !reachedEnd, let (item, itemSerial) = session.audioFrames.take(timeout: 0) else { break }
+            guard itemSerial == serial else { continue }
+            do {
+                try converter.push(item.frame)
+                if let frame = item.frame, pendingMediaTime == nil { pendingMediaTime = frame.presentationTime?.seconds ?? 0 }
+                converter.pull { bytes, _ in pending.append(contentsOf: bytes.bindMemory(to: Float.self)) }
+            } catch {
+                session.fail(error)
+                break
+            }
+            if item.frame == nil {
+                reachedEnd = true
+                if pending.isEmpty { session.streamEnded(video: false) }
+            }
+        }
+        if written < output.count {
+            for index in written..<output.count { output[index] = 0 }
+            if !reachedEnd && !session.control.read({ $0.readerAtEnd }) { session.control.update { $0.statistics.audioUnderruns += 1 } }
+            if reachedEnd && written == 0 && pending.isEmpty { session.streamEnded(video: false) }
+        }
+        let gain = Float(muted ? 0 : volume * volume)
+        if gain != 1 { for index in 0..<written { output[index] *= gain } }
+        if let firstSampleTime {
+            session.control.update { control in
+                control.audioClock.set(firstSampleTime, serial: serial, at: heardAt)
+                control.audioClock.setSpeed(rate, at: heardAt)
+            }
+        }
+    }
+}

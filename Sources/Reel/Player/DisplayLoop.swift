@@ -1,0 +1,141 @@
+import Foundation
+import ReelCore
+
+/// The video display thread, after ffplay's `video_refresh`: shows each frame when its
+/// time comes on the master clock, waits when early, drops when late.
+struct DisplayLoop {
+    let session: PlaybackSession
+    private var control: PlaybackControl { session.control }
+
+    /// Wall time at which the frame on screen was due.
+    private var frameTimer = 0.0
+    private var lastShown: (pts: Double, duration: Double)?
+    private var shownSerial = -1
+    private var wasPaused = true
+    private var lastTimeEvent = 0.0
+    private var emptySince: Double?
+    private var sentFirstFrame = false
+
+    init(session: PlaybackSession) {
+        self.session = session
+    }
+
+    mutating func run() {
+        guard let output = session.videoOutput else { return }
+        while !control.read({ $0.aborted }) {
+            let now = monotonicSeconds()
+            for command in output.idle(status: status(at: now)) { session.onCommand(command) }
+            sendTimeEvent(at: now)
+
+            let (paused, serial, rate) = control.read { ($0.paused, $0.serial, $0.rate) }
+            if paused && shownSerial == serial {
+                wasPaused = true
+                Thread.sleep(forTimeInterval: 0.01)
+                continue
+            }
+            if wasPaused && !paused {
+                frameTimer = now
+                wasPaused = false
+            }
+            guard let (item, itemSerial) = session.videoFrames.peek() else {
+                Thread.sleep(forTimeInterval: session.configuration.untimed ? 0.0005 : 0.002)
+                continue
+            }
+            if itemSerial != serial {
+                _ = session.videoFrames.take(timeout: 0)
+                continue
+            }
+            guard let frame = item.frame, let pts = item.pts else {
+                _ = session.videoFrames.take(timeout: 0)
+                if item.frame == nil { session.streamEnded(video: true) }
+                continue
+            }
+            if shownSerial != serial || session.configuration.untimed {
+                // The first frame of a timeline (after opening or seeking) shows at once.
+                show(frame, pts: pts, duration: item.duration, serial: serial, at: now, output: output)
+                frameTimer = now
+                if shownSerial != serial { session.emit(.seekCompleted(position: pts - session.startTime)) }
+                shownSerial = serial
+                continue
+            }
+
+            var nominal = lastShown.map { pts - $0.pts } ?? item.duration
+            if !(nominal > 0 && nominal < SyncPolicy.noSyncThreshold) { nominal = lastShown?.duration ?? item.duration }
+            let drift: Double? = session.master == .video ? nil : control.read { control -> Double? in
+                guard let video = control.videoClock.time(at: now, currentSerial: serial) else { return nil }
+                return session.control.masterTimeUnlocked(session.master, at: now).map { video - $0 }
+            }
+            let delay = SyncPolicy.targetDelay(nominal: nominal / rate, drift: drift.map { $0 / rate })
+            if now < frameTimer + delay {
+                Thread.sleep(forTimeInterval: min(frameTimer + delay - now, 0.005))
+                continue
+            }
+            frameTimer += delay
+            if delay > 0 && now - frameTimer > SyncPolicy.maxThreshold { frameTimer = now }
+
+            // Too late already for the next frame too: skip this one (not when video is master).
+            if let (next, nextSerial) = session.videoFrames.peek(1), nextSerial == serial, let nextPTS = next.pts {
+                let ownDuration = (nextPTS - pts) > 0 ? (nextPTS - pts) / rate : item.duration / rate
+                if SyncPolicy.shouldDrop(frameEnd: frameTimer + ownDuration, now: now, isVideoMaster: session.master == .video) {
+                    _ = session.videoFrames.take(timeout: 0)
+                    control.update { $0.statistics.framesDropped += 1 }
+                    lastShown = (pts, item.duration)
+                    control.update { $0.videoClock.set(pts, serial: serial, at: now) }
+                    continue
+                }
+            }
+            show(frame, pts: pts, duration: item.duration, serial: serial, at: now, output: output)
+        }
+    }
+
+    private mutating func show(_ frame: VideoFrame, pts: Double, duration: Double, serial: Int, at now: Double, output: VideoOutput) {
+        _ = session.videoFrames.take(timeout: 0)
+        output.present(frame)
+        lastShown = (pts, duration)
+        let shownAt = monotonicSeconds()
+        let latency = shownAt - session.openedAt
+        control.update { control in
+            control.videoClock.set(pts, serial: serial, at: shownAt)
+            control.videoClock.setSpeed(control.rate, at: shownAt)
+            if control.externalClock.time(at: shownAt, currentSerial: serial) == nil {
+                control.externalClock.set(pts, serial: serial, at: shownAt)
+                control.externalClock.setSpeed(control.rate, at: shownAt)
+                control.externalClock.isPaused = control.paused
+            }
+            control.statistics.framesShown += 1
+            if let audio = control.audioClock.time(at: shownAt, currentSerial: serial) { control.statistics.avOffset = pts - audio }
+            if control.statistics.firstFrameLatency == nil { control.statistics.firstFrameLatency = latency }
+        }
+        if !sentFirstFrame {
+            sentFirstFrame = true
+            session.emit(.firstFrame(latency: latency))
+        }
+    }
+
+    private mutating func sendTimeEvent(at now: Double) {
+        guard now - lastTimeEvent >= session.configuration.timeUpdateInterval else { return }
+        lastTimeEvent = now
+        if let position = control.masterTime(session.master, at: now) {
+            session.emit(.time(position: position - session.startTime))
+        }
+    }
+
+    private func status(at now: Double) -> PlaybackStatus {
+        let position = (control.masterTime(session.master, at: now) ?? session.startTime) - session.startTime
+        return control.read { control in
+            PlaybackStatus(position: position, duration: session.duration, state: control.paused ? .paused : .playing,
+                           volume: control.volume, muted: control.muted, rate: control.rate)
+        }
+    }
+}
+
+extension PlaybackControl {
+    /// ``masterTime(_:at:)`` for callers that hold the lock already.
+    func masterTimeUnlocked(_ master: ClockMaster, at now: Double) -> Double? {
+        switch master {
+        case .audio: audioClock.time(at: now, currentSerial: serial)
+        case .video: videoClock.time(at: now, currentSerial: serial)
+        case .external: externalClock.time(at: now, currentSerial: serial)
+        }
+    }
+}

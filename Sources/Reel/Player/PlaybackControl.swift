@@ -1,0 +1,79 @@
+import ReelCore
+
+/// What the threads of one playback share, behind one lock: the serial of the current
+/// timeline (bumped by every seek), pause, rate, volume, the clocks and the counters.
+final class PlaybackControl: @unchecked Sendable {
+    struct Seek {
+        var target: Double
+        var mode: SeekMode
+    }
+
+    let lock = ConditionLock()
+    var serial = 0
+    var paused = true
+    var aborted = false
+    var rate = 1.0
+    var volume = 1.0
+    var muted = false
+    var pendingSeek: Seek?
+    /// Frames before this media time are not shown (an exact seek), for this serial.
+    var exactTarget: (serial: Int, time: Double)?
+    var readerAtEnd = false
+    var videoEnded = false
+    var audioEnded = false
+    var audioClock = PlaybackClock()
+    var videoClock = PlaybackClock()
+    var externalClock = PlaybackClock()
+    var statistics = PlaybackStatistics()
+
+    func read<Result>(_ body: (PlaybackControl) -> Result) -> Result { lock.withLock { body(self) } }
+
+    func update(_ body: (PlaybackControl) -> Void) {
+        lock.withLock {
+            body(self)
+            lock.broadcast()
+        }
+    }
+
+    /// Whether a frame of `serial` at `time` is still before an exact seek's target.
+    func isBeforeTarget(serial: Int, time: Double, duration: Double) -> Bool {
+        read { control in
+            guard let target = control.exactTarget, target.serial == serial else { return false }
+            // A frame is on screen until its end: the one covering the target is shown.
+            return time + max(duration, 0.0005) <= target.time
+        }
+    }
+
+    /// The media time of `master` now, or `nil` while it is unknown.
+    func masterTime(_ master: ClockMaster, at now: Double) -> Double? {
+        read { control in
+            switch master {
+            case .audio: control.audioClock.time(at: now, currentSerial: control.serial)
+            case .video: control.videoClock.time(at: now, currentSerial: control.serial)
+            case .external: control.externalClock.time(at: now, currentSerial: control.serial)
+            }
+        }
+    }
+
+    /// Stops or restarts every clock without a jump in what it reads.
+    func setPaused(_ paused: Bool, at now: Double) {
+        update { control in
+            for keyPath in [\PlaybackControl.audioClock, \PlaybackControl.videoClock, \PlaybackControl.externalClock] {
+                var clock = control[keyPath: keyPath]
+                if let time = clock.time(at: now, currentSerial: clock.serial) { clock.set(time, serial: clock.serial, at: now) }
+                clock.isPaused = paused
+                control[keyPath: keyPath] = clock
+            }
+            control.paused = paused
+        }
+    }
+
+    func setRate(_ rate: Double, at now: Double) {
+        update { control in
+            control.rate = rate
+            control.audioClock.setSpeed(rate, at: now)
+            control.videoClock.setSpeed(rate, at: now)
+            control.externalClock.setSpeed(rate, at: now)
+        }
+    }
+}

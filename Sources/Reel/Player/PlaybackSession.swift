@@ -1,0 +1,237 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// One opened input being played: the threads of SGPlayer's FFmpeg engine (read, video
+/// decode, video display; audio pulled by the device) and the queues between them.
+final class PlaybackSession: @unchecked Sendable {
+    let configuration: PlayerConfiguration
+    let control = PlaybackControl()
+    let info: MediaInfo
+    let videoStream: Int?
+    let audioStream: Int?
+    let master: ClockMaster
+    let startTime: Double
+    let videoPackets: BlockingQueue<QueuedPacket>
+    let videoFrames: BlockingQueue<QueuedVideoFrame>
+    let audioFrames: BlockingQueue<QueuedAudioFrame>
+    let videoOutput: VideoOutput?
+    let audioOutput: AudioOutput?
+    let emit: @Sendable (PlayerEvent) -> Void
+    let onEnd: @Sendable () -> Void
+    let onCommand: @Sendable (UserCommand) -> Void
+    let openedAt: Double
+
+    private let demuxer: Demuxer
+    private let audioDecoder: Decoder?
+    let videoDecoder: Decoder?
+    private var threads: [Thread] = []
+    private let finished = DispatchGroup()
+    lazy var audioRenderer: AudioRenderer? = audioOutput.map { AudioRenderer(session: self, format: $0.format) }
+
+    init(url: String, configuration: PlayerConfiguration, videoOutput: VideoOutput?, audioOutput: AudioOutput?,
+         openedAt: Double, emit: @escaping @Sendable (PlayerEvent) -> Void, onEnd: @escaping @Sendable () -> Void,
+         onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil) throws {
+        self.configuration = configuration
+        self.openedAt = openedAt
+        self.emit = emit
+        self.onEnd = onEnd
+        self.onCommand = onCommand
+        let demuxer = try Demuxer(url: url, options: configuration.input)
+        self.demuxer = demuxer
+        info = demuxer.info
+        startTime = info.format.startTime ?? 0
+        let videoStream = videoOutput == nil ? nil : demuxer.bestStream(of: .video)
+        let audioStream = audioOutput == nil ? nil : (audioTrack ?? demuxer.bestStream(of: .audio))
+        self.videoStream = videoStream
+        self.audioStream = audioStream
+        guard videoStream != nil || audioStream != nil else { throw DecodeError(.noSuchStream(.video)) }
+        let pool = FramePool()
+        let decoderOptions = configuration.decoder
+        videoDecoder = try videoStream.map { try Decoder(demuxer: demuxer, streamIndex: $0, options: decoderOptions, framePool: pool) }
+        audioDecoder = try audioStream.map { try Decoder(demuxer: demuxer, streamIndex: $0, options: decoderOptions, framePool: pool) }
+        self.videoOutput = videoStream == nil ? nil : videoOutput
+        self.audioOutput = audioStream == nil ? nil : audioOutput
+        let requested = configuration.clockMaster
+        master = configuration.untimed ? .video
+            : requested == .audio && audioStream == nil ? (videoStream == nil ? .external : .video)
+            : requested == .video && videoStream == nil ? .audio : requested
+        let packetLimits = BlockingQueue<QueuedPacket>.Limits(bytes: configuration.packetQueueBytes, seconds: configuration.packetQueueSeconds)
+        videoPackets = BlockingQueue(limits: packetLimits)
+        videoFrames = BlockingQueue(limits: .init(count: configuration.videoFrameQueueCount))
+        audioFrames = BlockingQueue(limits: .init(count: configuration.audioFrameQueueCount))
+    }
+
+    var duration: Double? { info.format.duration }
+
+    func start() throws {
+        spawn("reel.read") { [self] in readLoop() }
+        if videoStream != nil {
+            if configuration.videoDecoding == .asynchronous { spawn("reel.video.decode") { [self] in videoDecodeLoop() } }
+            spawn("reel.video.display") { [self] in
+                var loop = DisplayLoop(session: self)
+                loop.run()
+            }
+        }
+        if let audioOutput, let renderer = audioRenderer {
+            try audioOutput.start { buffer, heardAt in renderer.render(into: buffer, heardAt: heardAt) }
+        }
+    }
+
+    /// Ends every thread and waits for them.
+    func stop() {
+        control.update { $0.aborted = true }
+        for queue in [videoPackets] as [BlockingQueue<QueuedPacket>] { queue.abort() }
+        videoFrames.abort()
+        audioFrames.abort()
+        demuxer.interrupt.cancel()
+        audioOutput?.close()
+        _ = finished.wait(timeout: .now() + 10)
+        videoOutput?.close()
+    }
+
+    private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        finished.enter()
+        let thread = Thread { [finished] in
+            body()
+            finished.leave()
+        }
+        thread.name = name
+        thread.qualityOfService = .userInteractive
+        threads.append(thread)
+        thread.start()
+    }
+
+    // MARK: Seeking
+
+    /// Starts a new timeline at once: queues are emptied (waking blocked producers) and
+    /// the read thread is told where to go.
+    func requestSeek(to target: Double, mode: SeekMode) {
+        let serial = control.read { $0.serial } + 1
+        control.update { control in
+            control.serial = serial
+            control.pendingSeek = .init(target: target, mode: mode)
+            control.exactTarget = mode == .exact ? (serial, target) : nil
+            control.readerAtEnd = false
+            control.videoEnded = false
+            control.audioEnded = false
+        }
+        videoPackets.flush(serial: serial)
+        videoFrames.flush(serial: serial)
+        audioFrames.flush(serial: serial)
+    }
+
+    // MARK: Read thread
+
+    private func readLoop() {
+        var serial = control.read { $0.serial }
+        while !control.read({ $0.aborted }) {
+            if let seek = control.read({ control -> PlaybackControl.Seek? in
+                defer { control.pendingSeek = nil }
+                return control.pendingSeek
+            }) {
+                serial = control.read { $0.serial }
+                do {
+                    try demuxer.seek(to: MediaTime(seconds: seek.target))
+                } catch {
+                    emit(.error(PlayerError(error as? InputError ?? InputError(.other, operation: .seek, url: demuxer.url))))
+                }
+                audioDecoder?.flush()
+                if configuration.videoDecoding == .synchronous { videoDecoder?.flush() }
+                continue
+            }
+            if control.read({ $0.readerAtEnd }) {
+                control.lock.withLock { if control.pendingSeek == nil && !control.aborted { control.lock.wait(seconds: 0.05) } }
+                continue
+            }
+            do {
+                guard let packet = try demuxer.readPacket() else {
+                    try endOfInput(serial: serial)
+                    continue
+                }
+                if packet.streamIndex == audioStream {
+                    try audioDecoder?.decode(packet) { frame in queueAudio(frame, serial: serial) }
+                } else if packet.streamIndex == videoStream {
+                    if configuration.videoDecoding == .asynchronous {
+                        videoPackets.put(QueuedPacket(packet: packet), serial: serial)
+                    } else {
+                        try videoDecoder?.decode(packet) { frame in queueVideo(frame, serial: serial) }
+                    }
+                }
+            } catch {
+                if control.read({ $0.aborted }) { return }
+                fail(error)
+                return
+            }
+        }
+    }
+
+    private func endOfInput(serial: Int) throws {
+        if configuration.videoDecoding == .asynchronous {
+            videoPackets.put(QueuedPacket(packet: nil), serial: serial)
+        } else if videoStream != nil {
+            try videoDecoder?.drain { frame in queueVideo(frame, serial: serial) }
+            videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
+        }
+        if audioStream != nil {
+            try audioDecoder?.drain { frame in queueAudio(frame, serial: serial) }
+            audioFrames.put(QueuedAudioFrame(frame: nil), serial: serial)
+        }
+        control.update { $0.readerAtEnd = true }
+    }
+
+    func queueAudio(_ frame: DecodedFrame, serial: Int) {
+        guard case .audio(let audio) = frame else { return }
+        let start = audio.presentationTime?.seconds ?? 0
+        let length = Double(audio.sampleCount) / Double(max(audio.sampleRate, 1))
+        if control.isBeforeTarget(serial: serial, time: start, duration: length) { return }
+        audioFrames.put(QueuedAudioFrame(frame: audio), serial: serial)
+    }
+
+    func queueVideo(_ frame: DecodedFrame, serial: Int) {
+        guard case .video(let video) = frame else { return }
+        let item = QueuedVideoFrame(frame: video)
+        if let pts = item.pts, control.isBeforeTarget(serial: serial, time: pts, duration: item.duration) { return }
+        videoFrames.put(item, serial: serial)
+    }
+
+    // MARK: Video decode thread
+
+    private func videoDecodeLoop() {
+        guard let decoder = videoDecoder else { return }
+        var decoderSerial = -1
+        while let (item, serial) = videoPackets.take() {
+            if serial != decoderSerial {
+                if decoderSerial >= 0 { decoder.flush() }
+                decoderSerial = serial
+            }
+            do {
+                if let packet = item.packet {
+                    try decoder.decode(packet) { frame in queueVideo(frame, serial: serial) }
+                } else {
+                    try decoder.drain { frame in queueVideo(frame, serial: serial) }
+                    videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
+                }
+            } catch {
+                if !control.read({ $0.aborted }) { fail(error) }
+                return
+            }
+        }
+    }
+
+    func fail(_ error: any Error) {
+        emit(.error(PlayerError(error)))
+        onEnd()
+    }
+
+    /// Called when a stream reached its end; the playback ends when all have.
+    func streamEnded(video: Bool) {
+        let ended = control.read { control -> Bool in
+            if video { control.videoEnded = true } else { control.audioEnded = true }
+            return (control.videoEnded || videoStream == nil) && (control.audioEnded || audioStream == nil)
+        }
+        if ended { emit(.endOfStream) }
+    }
+
+    var framesAllocated: Int { videoDecoder?.framePool.allocatedCount ?? audioDecoder?.framePool.allocatedCount ?? 0 }
+}

@@ -1,0 +1,212 @@
+import Dispatch
+import ReelCore
+import ReelFFmpeg
+
+/// Plays a file or stream: video to a ``VideoOutput``, audio to an ``AudioOutput``, kept in
+/// sync by a master clock (audio by default), as mpv and ffplay do.
+///
+/// All methods may be called from any thread. Events arrive on ``events``.
+public final class Player: @unchecked Sendable {
+    public let configuration: PlayerConfiguration
+    /// State changes, time updates, the first frame, seeks, the end, errors.
+    public let events: AsyncStream<PlayerEvent>
+
+    private let continuation: AsyncStream<PlayerEvent>.Continuation
+    private let makeVideoOutput: @Sendable () -> (any VideoOutput)?
+    private let makeAudioOutput: @Sendable () -> (any AudioOutput)?
+    private let lock = ConditionLock()
+    private var session: PlaybackSession?
+    private var currentState: PlayerState = .idle
+    private var wantsToPlay = false
+    private var url: String?
+    private let commands = DispatchQueue(label: "reel.player.commands")
+
+    /// - Parameters:
+    ///   - videoOutput: makes the video output for each opened input (`nil`: no video).
+    ///   - audioOutput: makes the audio output for each opened input (`nil`: no audio).
+    public init(configuration: PlayerConfiguration = PlayerConfiguration(),
+                videoOutput: @escaping @Sendable () -> (any VideoOutput)?,
+                audioOutput: @escaping @Sendable () -> (any AudioOutput)?) {
+        self.configuration = configuration
+        self.makeVideoOutput = videoOutput
+        self.makeAudioOutput = audioOutput
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    deinit {
+        session?.stop()
+        continuation.finish()
+    }
+
+    // MARK: State
+
+    public var state: PlayerState { lock.withLock { currentState } }
+
+    /// Seconds from the start of the input, on the master clock.
+    public var currentTime: Double? {
+        guard let session = lock.withLock({ session }) else { return nil }
+        return session.control.masterTime(session.master, at: monotonicSeconds()).map { $0 - session.startTime }
+    }
+
+    public var duration: Double? { lock.withLock { session?.duration } }
+
+    /// How far ahead of ``currentTime`` media is read and queued, seconds.
+    public var bufferedTime: Double? {
+        guard let session = lock.withLock({ session }), let now = currentTime else { return nil }
+        let queued = max(session.videoPackets.duration, session.audioFrames.duration)
+        return session.control.read { $0.readerAtEnd } ? session.duration : now + queued
+    }
+
+    public var statistics: PlaybackStatistics {
+        guard let session = lock.withLock({ session }) else { return PlaybackStatistics() }
+        var statistics = session.control.read { $0.statistics }
+        statistics.position = currentTime ?? 0
+        statistics.videoPacketsQueued = session.videoPackets.count
+        statistics.videoFramesQueued = session.videoFrames.count
+        statistics.audioFramesQueued = session.audioFrames.count
+        statistics.framesAllocated = session.framesAllocated
+        return statistics
+    }
+
+    /// The input's description, once opened.
+    public var mediaInfo: MediaInfo? { lock.withLock { session?.info } }
+
+    // MARK: Control
+
+    /// Opens `url` (a file or any URL FFmpeg reads); the player is then `ready`, paused
+    /// on its first frame. Throws, and moves to `failed`, when the input cannot be played.
+    public func open(_ url: String, audioTrack: Int? = nil) async throws {
+        stop()
+        move(to: .opening)
+        let openedAt = monotonicSeconds()
+        do {
+            let session = try await BlockingThread.run(name: "reel.open") { [self] in
+                try PlaybackSession(url: url, configuration: configuration, videoOutput: makeVideoOutput(),
+                                    audioOutput: makeAudioOutput(), openedAt: openedAt,
+                                    emit: { [weak self] event in self?.handle(event) },
+                                    onEnd: { [weak self] in self?.move(to: .failed) },
+                                    onCommand: { [weak self] command in self?.perform(command) },
+                                    audioTrack: audioTrack)
+            }
+            try session.start()
+            lock.withLock {
+                self.session = session
+                self.url = url
+                self.wantsToPlay = false
+            }
+            move(to: .ready)
+        } catch {
+            move(to: .failed)
+            continuation.yield(.error(PlayerError(error)))
+            throw error
+        }
+    }
+
+    public func play() {
+        guard let session = lock.withLock({ session }) else { return }
+        if state == .ended { seek(to: 0) }
+        lock.withLock { wantsToPlay = true }
+        session.control.setPaused(false, at: monotonicSeconds())
+        session.audioOutput?.setPaused(false)
+        move(to: .playing)
+    }
+
+    public func pause() {
+        guard let session = lock.withLock({ session }) else { return }
+        lock.withLock { wantsToPlay = false }
+        session.control.setPaused(true, at: monotonicSeconds())
+        session.audioOutput?.setPaused(true)
+        move(to: .paused)
+    }
+
+    /// Ends playback and closes the input and outputs; the player is `idle` again.
+    public func stop() {
+        let session = lock.withLock { () -> PlaybackSession? in
+            defer { self.session = nil }
+            return self.session
+        }
+        session?.stop()
+        if session != nil || state != .idle { move(to: .idle) }
+    }
+
+    /// Moves to `seconds` from the start of the input.
+    public func seek(to seconds: Double, mode: SeekMode = .keyframe) {
+        guard let session = lock.withLock({ session }) else { return }
+        let limit = session.duration ?? .infinity
+        session.requestSeek(to: session.startTime + min(max(seconds, 0), limit), mode: mode)
+        if state == .ended { move(to: lock.withLock { wantsToPlay } ? .playing : .paused) }
+    }
+
+    /// Playback speed, 0.5 to 2; audio keeps its pitch.
+    public var rate: Double {
+        get { lock.withLock { session }?.control.read { $0.rate } ?? 1 }
+        set {
+            let rate = min(max(newValue, 0.5), 2)
+            lock.withLock { session }?.control.setRate(rate, at: monotonicSeconds())
+        }
+    }
+
+    /// Loudness, 0 to 1 (a cubic-ish curve: the gain is volume squared).
+    public var volume: Double {
+        get { lock.withLock { session }?.control.read { $0.volume } ?? 1 }
+        set { lock.withLock { session }?.control.update { $0.volume = min(max(newValue, 0), 1) } }
+    }
+
+    public var muted: Bool {
+        get { lock.withLock { session }?.control.read { $0.muted } ?? false }
+        set { lock.withLock { session }?.control.update { $0.muted = newValue } }
+    }
+
+    /// Switches to audio stream `index` (a stream index of ``mediaInfo``), keeping the
+    /// position and whether it was playing.
+    public func selectAudioTrack(_ index: Int) async throws {
+        guard let url = lock.withLock({ self.url }) else { return }
+        let position = currentTime ?? 0
+        let playing = lock.withLock { wantsToPlay }
+        try await open(url, audioTrack: index)
+        seek(to: position, mode: .exact)
+        if playing { play() } else { pause() }
+    }
+
+    // MARK: Inside
+
+    private func move(to next: PlayerState) {
+        let moved = lock.withLock { () -> Bool in
+            guard currentState != next, currentState.canMove(to: next) else { return false }
+            currentState = next
+            return true
+        }
+        if moved { continuation.yield(.stateChanged(next)) }
+    }
+
+    private func handle(_ event: PlayerEvent) {
+        continuation.yield(event)
+        if case .endOfStream = event { move(to: .ended) }
+    }
+
+    private func perform(_ command: UserCommand) {
+        commands.async { [self] in
+            switch command {
+            case .togglePause: state == .playing ? pause() : play()
+            case .seekBy(let delta): seek(to: (currentTime ?? 0) + delta)
+            case .seekTo(let fraction): seek(to: fraction * (duration ?? 0))
+            case .changeVolume(let delta): volume += delta
+            case .toggleMute: muted.toggle()
+            case .changeRate(let delta): rate += delta
+            case .toggleFullscreen: break
+            case .quit: stop()
+            }
+        }
+    }
+}
+
+extension Player {
+    /// A player with no screen and no sound card: frames are recorded, audio is consumed
+    /// in real time from a virtual device clock (``HeadlessVideoOutput``, ``HeadlessAudioOutput``).
+    public static func headless(configuration: PlayerConfiguration = PlayerConfiguration(),
+                                video: HeadlessVideoOutput = HeadlessVideoOutput(),
+                                audio: HeadlessAudioOutput? = nil) -> Player {
+        let audioOutput = audio ?? HeadlessAudioOutput(untimed: configuration.untimed)
+        return Player(configuration: configuration, videoOutput: { video }, audioOutput: { audioOutput })
+    }
+}

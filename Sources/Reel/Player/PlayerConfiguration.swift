@@ -1,0 +1,48 @@
+import ReelCore
+import ReelFFmpeg
+
+/// Which clock the others follow.
+public enum ClockMaster: String, Sendable, CaseIterable {
+    /// The sound card's (the default where there is audio).
+    case audio
+    /// The video frames' own timestamps.
+    case video
+    /// A free-running clock at the playback rate.
+    case external
+}
+
+/// Where video decoding runs (SGPlayer's table: software decoding of flat video is
+/// asynchronous by default).
+public enum VideoDecoding: String, Sendable {
+    /// On a video decode thread of its own, fed by a packet queue.
+    case asynchronous
+    /// On the read thread, as soon as a packet is read.
+    case synchronous
+}
+
+public enum SeekMode: String, Sendable {
+    /// To the keyframe at or before the target: fast.
+    case keyframe
+    /// To the frame that is on screen at the target: decodes from the keyframe before.
+    case exact
+}
+
+/// How a ``Player`` plays.
+public struct PlayerConfiguration: Sendable {
+    public var clockMaster: ClockMaster = .audio
+    public var videoDecoding: VideoDecoding = .asynchronous
+    public var decoder = DecoderOptions()
+    public var input = DemuxOptions()
+    /// Present every frame as soon as it is decoded, with no sync and no drops (benchmarks).
+    public var untimed = false
+    /// Packets queued ahead of decoding, per stream: bytes and seconds (ffplay: 15 MB total).
+    public var packetQueueBytes = 16 << 20
+    public var packetQueueSeconds = 10.0
+    /// Decoded frames queued ahead of display (ffplay: 3 video, 9 audio).
+    public var videoFrameQueueCount = 4
+    public var audioFrameQueueCount = 12
+    /// Events `time` are sent at most this often, seconds.
+    public var timeUpdateInterval = 0.25
+
+    public init() {}
+}

@@ -1,0 +1,134 @@
+/// What an element costs a queue: its bytes and its duration in seconds.
+public protocol QueueCost {
+    var queueBytes: Int { get }
+    var queueSeconds: Double { get }
+}
+
+/// A bounded first-in first-out queue between media threads, after ffplay's
+/// PacketQueue/FrameQueue: producers block while it is full, consumers while it is
+/// empty; ``flush()`` empties it and advances the serial (stale work is recognised by
+/// its serial); ``abort()`` wakes everyone for good.
+public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
+    public struct Limits: Sendable {
+        public var count: Int
+        public var bytes: Int
+        public var seconds: Double
+        public init(count: Int = .max, bytes: Int = .max, seconds: Double = .infinity) {
+            self.count = count
+            self.bytes = bytes
+            self.seconds = seconds
+        }
+    }
+
+    public let limits: Limits
+    private let lock = ConditionLock()
+    private var items: [(element: Element, serial: Int)] = []
+    private var head = 0
+    private var bytes = 0
+    private var seconds = 0.0
+    private var aborted = false
+    private var currentSerial = 0
+
+    public init(limits: Limits) {
+        self.limits = limits
+    }
+
+    /// Waits for room, then appends. Returns `false` if the queue was aborted, or if
+    /// `serial` is given and the queue was flushed to another serial meanwhile (the
+    /// element is stale work from before a seek, and is dropped).
+    @discardableResult
+    public func put(_ element: Element, serial: Int? = nil, timeout: Double? = nil) -> Bool {
+        lock.withLock {
+            let deadline = timeout.map { monotonicSeconds() + $0 }
+            while !aborted && isFull {
+                if let deadline {
+                    let left = deadline - monotonicSeconds()
+                    if left <= 0 { break }
+                    lock.wait(seconds: left)
+                } else {
+                    lock.wait()
+                }
+            }
+            guard !aborted, serial == nil || serial == currentSerial else { return false }
+            items.append((element, currentSerial))
+            bytes += element.queueBytes
+            seconds += element.queueSeconds
+            lock.broadcast()
+            return true
+        }
+    }
+
+    /// Waits for an element (up to `timeout` seconds, for ever when `nil`) and removes it.
+    /// Returns `nil` on timeout or abort.
+    public func take(timeout: Double? = nil) -> (element: Element, serial: Int)? {
+        lock.withLock {
+            let deadline = timeout.map { monotonicSeconds() + $0 }
+            while !aborted && head == items.count {
+                if let deadline {
+                    let left = deadline - monotonicSeconds()
+                    if left <= 0 { return nil }
+                    lock.wait(seconds: left)
+                } else {
+                    lock.wait()
+                }
+            }
+            guard !aborted else { return nil }
+            let item = items[head]
+            head += 1
+            if head > 64 && head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            bytes -= item.element.queueBytes
+            seconds -= item.element.queueSeconds
+            if head == items.count { seconds = 0 }
+            lock.broadcast()
+            return item
+        }
+    }
+
+    /// The element `offset` places behind the head (0: what `take()` would return),
+    /// without removing it.
+    public func peek(_ offset: Int = 0) -> (element: Element, serial: Int)? {
+        lock.withLock { head + offset < items.count ? items[head + offset] : nil }
+    }
+
+    /// Empties the queue and starts a new serial (`serial`, or the next one); returns it.
+    @discardableResult
+    public func flush(serial: Int? = nil) -> Int {
+        lock.withLock {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+            bytes = 0
+            seconds = 0
+            currentSerial = serial ?? currentSerial + 1
+            lock.broadcast()
+            return currentSerial
+        }
+    }
+
+    /// Wakes every waiter; from now on `put` and `take` fail at once.
+    public func abort() {
+        lock.withLock {
+            aborted = true
+            lock.broadcast()
+        }
+    }
+
+    /// Lets an aborted queue be used again (empty, with a new serial).
+    public func restart() {
+        lock.withLock { aborted = false }
+        flush()
+    }
+
+    public var serial: Int { lock.withLock { currentSerial } }
+    public var count: Int { lock.withLock { items.count - head } }
+    public var byteCount: Int { lock.withLock { bytes } }
+    public var duration: Double { lock.withLock { seconds } }
+
+    private var isFull: Bool {
+        let queued = items.count - head
+        guard queued > 0 else { return false }
+        return queued >= limits.count || bytes >= limits.bytes || seconds >= limits.seconds
+    }
+}

@@ -1,0 +1,19 @@
+/// Where a player is in its life.
+public enum PlayerState: String, Sendable, Codable, CaseIterable {
+    case idle, opening, ready, playing, paused, buffering, ended, failed
+
+    /// The moves a player may make (anything may stop back to `idle`).
+    public func canMove(to next: PlayerState) -> Bool {
+        if next == .idle || next == .failed { return true }
+        switch (self, next) {
+        case (.idle, .opening): return true
+        case (.opening, .ready): return true
+        case (.ready, .playing), (.ready, .paused): return true
+        case (.playing, .paused), (.playing, .buffering), (.playing, .ended): return true
+        case (.paused, .playing), (.paused, .buffering), (.paused, .ended): return true
+        case (.buffering, .playing), (.buffering, .paused), (.buffering, .ended): return true
+        case (.ended, .playing), (.ended, .paused): return true
+        default: return false
+        }
+    }
+}

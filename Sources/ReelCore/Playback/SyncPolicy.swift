@@ -1,0 +1,33 @@
+/// When to show the next video frame, following ffplay's `compute_target_delay`.
+///
+/// The frame's nominal delay (its duration) is stretched or shrunk by how far video runs
+/// from the master clock, inside a threshold that scales with the frame duration.
+public enum SyncPolicy {
+    /// Below this drift (seconds) no correction is made (ffplay `AV_SYNC_THRESHOLD_MIN`).
+    public static let minThreshold = 0.04
+    /// Above this drift a correction is always made (`AV_SYNC_THRESHOLD_MAX`).
+    public static let maxThreshold = 0.1
+    /// A frame longer than this is not duplicated to catch up (`AV_SYNC_FRAMEDUP_THRESHOLD`).
+    public static let frameDuplicationThreshold = 0.1
+    /// Past this drift the clocks are considered unrelated and not corrected (`AV_NOSYNC_THRESHOLD`).
+    public static let noSyncThreshold = 10.0
+
+    /// The delay before showing the next frame.
+    /// - Parameters:
+    ///   - nominal: the previous frame's duration, seconds.
+    ///   - drift: video clock minus master clock, seconds (`nil` when video is master).
+    public static func targetDelay(nominal: Double, drift: Double?) -> Double {
+        guard let drift, !drift.isNaN, abs(drift) < noSyncThreshold else { return nominal }
+        let threshold = max(minThreshold, min(maxThreshold, nominal))
+        if drift <= -threshold { return max(0, nominal + drift) }
+        if drift >= threshold && nominal > frameDuplicationThreshold { return nominal + drift }
+        if drift >= threshold { return 2 * nominal }
+        return nominal
+    }
+
+    /// Whether a frame already late by more than its own duration should be dropped
+    /// (ffplay's `framedrop` rule: only when video is not the master clock).
+    public static func shouldDrop(frameEnd: Double, now: Double, isVideoMaster: Bool) -> Bool {
+        !isVideoMaster && now > frameEnd
+    }
+}

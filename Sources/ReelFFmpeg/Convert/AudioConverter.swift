@@ -1,0 +1,82 @@
+import CFFmpeg
+import ReelCore
+
+/// Turns decoded audio into what an output device plays: interleaved 32-bit float at the
+/// device's rate and channel count (libswresample, through libavfilter's `aformat`),
+/// optionally faster or slower at the same pitch (`atempo`).
+public final class AudioConverter {
+    public let device: AudioDeviceFormat
+    /// Media seconds per device second: 0.5 to 2.
+    public let tempo: Double
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private var source: UnsafeMutablePointer<AVFilterContext>?
+    private var sink: UnsafeMutablePointer<AVFilterContext>?
+    private var inputSignature = ""
+    private let output = av_frame_alloc()!
+
+    public init(device: AudioDeviceFormat, tempo: Double = 1) {
+        self.device = device
+        self.tempo = min(max(tempo, 0.5), 2)
+    }
+
+    deinit {
+        avfilter_graph_free(&graph)
+        var pointer: UnsafeMutablePointer<AVFrame>? = output
+        av_frame_free(&pointer)
+    }
+
+    /// Feeds one decoded frame (`nil` at the end of the stream).
+    public func push(_ frame: AudioFrame?) throws {
+        guard let frame else {
+            if let source { _ = av_buffersrc_add_frame(source, nil) }
+            return
+        }
+        guard let avFrame = (frame.owner as? FrameBox)?.frame else { throw DecodeError(.other, detail: "audio frame not from a Reel decoder") }
+        try configure(for: frame)
+        let code = av_buffersrc_add_frame_flags(source, avFrame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        if code < 0 { throw DecodeError(.other, code: code, detail: "audio filter: \(ffmpegErrorText(code))") }
+    }
+
+    /// Hands over every converted chunk available now: interleaved float samples.
+    public func pull(_ body: (UnsafeRawBufferPointer, _ sampleCount: Int) -> Void) {
+        guard let sink else { return }
+        while av_buffersink_get_frame(sink, output) >= 0 {
+            let count = Int(output.pointee.nb_samples)
+            body(UnsafeRawBufferPointer(start: output.pointee.data.0, count: count * device.bytesPerFrame), count)
+            av_frame_unref(output)
+        }
+    }
+
+    /// Forgets what is buffered inside (after a seek).
+    public func reset() {
+        avfilter_graph_free(&graph)
+        source = nil
+        sink = nil
+        inputSignature = ""
+    }
+
+    private func configure(for frame: AudioFrame) throws {
+        let signature = "\(frame.sampleRate) \(frame.sampleFormat.rawValue) \(frame.channelCount) \(frame.channelLayout)"
+        guard signature != inputSignature else { return }
+        reset()
+        guard let newGraph = avfilter_graph_alloc() else { throw DecodeError(.other, detail: "out of memory") }
+        graph = newGraph
+        let layout = frame.channelLayout.contains("channels") ? "channels=\(frame.channelCount)" : "channel_layout=\(frame.channelLayout)"
+        let arguments = "time_base=1/\(frame.sampleRate):sample_rate=\(frame.sampleRate):sample_fmt=\(frame.sampleFormat.rawValue):\(layout)"
+        var code = avfilter_graph_create_filter(&source, avfilter_get_by_name("abuffer"), "in", arguments, nil, newGraph)
+        if code >= 0 { code = avfilter_graph_create_filter(&sink, avfilter_get_by_name("abuffersink"), "out", nil, nil, newGraph) }
+        guard code >= 0, let source, let sink else { throw DecodeError(.other, code: code, detail: "audio filter: \(ffmpegErrorText(code))") }
+        var chain = "aformat=sample_fmts=flt:sample_rates=\(device.sampleRate):channel_layouts=\(device.channels)c"
+        if abs(tempo - 1) > 1e-6 { chain = "atempo=\(tempo)," + chain }
+        var outputs = avfilter_inout_alloc(), inputs = avfilter_inout_alloc()
+        defer { avfilter_inout_free(&outputs); avfilter_inout_free(&inputs) }
+        outputs?.pointee.name = av_strdup("in")
+        outputs?.pointee.filter_ctx = source
+        inputs?.pointee.name = av_strdup("out")
+        inputs?.pointee.filter_ctx = sink
+        code = avfilter_graph_parse_ptr(newGraph, chain, &inputs, &outputs, nil)
+        if code >= 0 { code = avfilter_graph_config(newGraph, nil) }
+        guard code >= 0 else { throw DecodeError(.other, code: code, detail: "audio filter '\(chain)': \(ffmpegErrorText(code))") }
+        inputSignature = signature
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a file or stream in a window, or headless.",
+        discussion: """
+            Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, f fullscreen, \
+            [ and ] speed, q quit; a click on the bar at the bottom seeks.
+            """)
+
+    @Argument(help: "A file, or any URL FFmpeg reads.")
+    var input: String
+
+    @Flag(help: "No window and no sound card: frames are consumed by a headless sink, audio by a virtual device clock.")
+    var headless = false
+
+    @Flag(help: "Present every frame as soon as it is decoded, with no sync (benchmarks).")
+    var untimed = false
+
+    @Option(help: "Start at this many seconds.")
+    var start: Double?
+
+    @Option(help: "Stop after playing this many seconds.")
+    var duration: Double?
+
+    @Option(help: "Volume, 0 to 100.")
+    var volume: Double = 100
+
+    @Option(help: "Speed, 0.5 to 2; audio keeps its pitch.")
+    var rate: Double = 1
+
+    @Option(help: "Write the frame on screen at T seconds to a PNG file: T:FILE. May be repeated.")
+    var snapshot: [String] = []
+
+    @Flag(help: "Print a live status line on stderr and a JSON report at the end.")
+    var stats = false
+
+    @Option(help: "The master clock: audio, video or external.")
+    var clock: String = "audio"
+
+    @Option(help: "Decoding threads; 0 chooses one per core.")
+    var threads: Int = 0
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        guard (0.5...2).contains(rate) else { throw ValidationError("--rate must be between 0.5 and 2") }
+        guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        guard ClockMaster(rawValue: clock) != nil else { throw ValidationError("--clock must be audio, video or external") }
+        for request in snapshot where Self.parseSnapshot(request) == nil {
+            throw ValidationError("--snapshot takes T:FILE, e.g. 2.5:frame.png (got \(request))")
+        }
+    }
+
+    static func parseSnapshot(_ text: String) -> (time: Double, path: String)? {
+        guard let colon = text.firstIndex(of: ":"), let time = Double(text[..<colon]), time >= 0 else { return nil }
+        let path = String(text[text.index(after: colon)...])
+        return path.isEmpty ? nil : (time, path)
+    }
+
+    func run() async throws {
+        common.setUpLogging()
+        var configuration = PlayerConfiguration()
+        configuration.input = common.demuxOptions
+        configuration.untimed = untimed
+        configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio
+        configuration.decoder = DecoderOptions(threadCount: threads)
+
+        let headlessVideo = HeadlessVideoOutput()
+        let player: Player
+        if headless {
+            player = .headless(configuration: configuration, video: headlessVideo)
+        } else {
+            guard let outputs = WindowOutputs.make(title: "Reel — \(input)") else {
+                throw fail("no display to open a window on (DISPLAY is not set); run with --headless to play without one")
+            }
+            player = Player(configuration: configuration, videoOutput: outputs.video, audioOutput: outputs.audio)
+        }
+        for request in snapshot.compactMap(Self.parseSnapshot) { headlessVideo.snapshot(at: request.time, to: request.path) }
+
+        let startedAt = Date()
+        try await failing {
+            do {
+                try await player.open(input)
+            } catch let error as PlayerError {
+                throw error.underlying
+            }
+        }
+        if let start { player.seek(to: start, mode: .exact) }
+        player.volume = volume / 100
+        player.rate = rate
+        player.play()
+
+        let reporter = stats ? StatsReporter(player: player) : nil
+        reporter?.start()
+        var failure: PlayerError?
+        let end = duration.map { (start ?? 0) + $0 }
+        loop: for await event in player.events {
+            switch event {
+            case .endOfStream, .stateChanged(.idle): break loop
+            case .error(let error):
+                failure = error
+                break loop
+            case .time(let position):
+                if let end, position >= end { break loop }
+            default: break
+            }
+        }
+        reporter?.stop()
+        let report = player.statistics
+        player.stop()
+        if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
+        for error in headlessVideo.errors { FileHandle.standardError.write(Data("reel: snapshot: \(error)\n".utf8)) }
+        if let failure { throw fail(failure.description) }
+    }
+}

@@ -22,6 +22,8 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavfilter libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
+        .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "CSDL2"]),
         .target(
             name: "ReelFFmpeg",
             dependencies: ["ReelCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")]
@@ -38,6 +40,7 @@ let package = Package(
             name: "reel",
             dependencies: [
                 "Reel",
+                "ReelSDL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -6,6 +6,9 @@ packages=(
   pkg-config
   ffmpeg                # the ffmpeg/ffprobe oracles and fixture maker
   openssl               # certificates for the HTTPS test server
+  libsdl2-dev           # the player's window and audio device
+  xvfb x11-apps xdotool # a real X display for window tests, screenshots (xwd) and input
+  mpv                   # the playback benchmark's peer
   libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev
 )
 

@@ -1,11 +1,28 @@
 import Foundation
 import Reel
+import ReelSDL
 
 /// The window and sound card outputs, where there is a display.
 enum WindowOutputs {
     static func make(title: String) -> (video: @Sendable () -> (any VideoOutput)?, audio: @Sendable () -> (any AudioOutput)?)? {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false else { return nil }
-        return nil
+        guard environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false,
+              SDLVideoOutput.canOpenWindow() else { return nil }
+        return (video: { SDLVideoOutput(title: title) },
+                audio: {
+                    if hasSoundDevice(), let device = SDLAudioOutput() { return device }
+                    FileHandle.standardError.write(Data("reel: no audio device; audio plays silently on a virtual clock\n".utf8))
+                    return HeadlessAudioOutput()
+                })
     }
+}
+
+/// A sound card or a sound server: without either, SDL's probing only prints ALSA's complaints.
+private func hasSoundDevice() -> Bool {
+    let environment = ProcessInfo.processInfo.environment
+    let runtime = environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())"
+    let servers = ["\(runtime)/pulse/native", "\(runtime)/pipewire-0"]
+    if environment["PULSE_SERVER"] != nil || servers.contains(where: FileManager.default.fileExists(atPath:)) { return true }
+    let cards = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/snd")) ?? []
+    return cards.contains { $0.hasPrefix("pcm") }
 }

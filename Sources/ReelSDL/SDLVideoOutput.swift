@@ -1,0 +1,186 @@
+import CSDL2
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// A resizable SDL2 window: the picture letterboxed at its display aspect ratio, an
+/// on-screen display (time, duration, state, volume, speed, a seek bar), and the keys of
+/// mpv and ffplay. Created on the display thread at the first frame, used only there.
+public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
+    private let title: String
+    private var window: OpaquePointer?
+    private var renderer: OpaquePointer?
+    private var texture: OpaquePointer?
+    private var textureSize = (width: 0, height: 0)
+    private var aspect = 1.0
+    private var converter = PictureConverter()
+    private var fullscreen = false
+    private var lastStatus: PlaybackStatus?
+    private var lastDraw = 0.0
+    private var hasPicture = false
+    /// Height of the bar at the bottom, pixels.
+    private let barHeight: Int32 = 28
+
+    public init(title: String) {
+        self.title = title
+    }
+
+    /// Whether SDL can open a window here (a display is reachable).
+    public static func canOpenWindow() -> Bool {
+        guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { return false }
+        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+        return true
+    }
+
+    public func present(_ frame: VideoFrame) {
+        guard prepare(width: frame.width, height: frame.height) else { return }
+        var picture = frame
+        if frame.pixelFormat != .yuv420p && frame.pixelFormat != .yuvj420p {
+            guard let converted = try? converter.convert(frame, to: .yuv420p) else { return }
+            picture = converted
+        }
+        guard picture.planes.count >= 3 else { return }
+        let planes = picture.planes
+        SDL_UpdateYUVTexture(texture, nil,
+                             planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[0].bytesPerRow),
+                             planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow),
+                             planes[2].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[2].bytesPerRow))
+        let sar = frame.sampleAspectRatio.isKnown ? (frame.sampleAspectRatio.doubleValue ?? 1) : 1
+        aspect = Double(frame.width) * sar / Double(frame.height)
+        hasPicture = true
+        draw()
+    }
+
+    public func idle(status: PlaybackStatus) -> [UserCommand] {
+        lastStatus = status
+        guard window != nil else { return [] }
+        var commands: [UserCommand] = []
+        var event = SDL_Event()
+        var redraw = false
+        while SDL_PollEvent(&event) != 0 {
+            switch SDL_EventType(event.type) {
+            case SDL_QUIT: commands.append(.quit)
+            case SDL_KEYDOWN: commands += Self.command(forKey: event.key.keysym.sym)
+            case SDL_MOUSEBUTTONDOWN:
+                var width: Int32 = 0, height: Int32 = 0
+                SDL_GetWindowSize(window, &width, &height)
+                if event.button.y >= height - barHeight, width > 0 {
+                    commands.append(.seekTo(fraction: min(max(Double(event.button.x) / Double(width), 0), 1)))
+                }
+            case SDL_WINDOWEVENT: redraw = true
+            default: break
+            }
+        }
+        if commands.contains(.toggleFullscreen) {
+            fullscreen.toggle()
+            SDL_SetWindowFullscreen(window, fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+            redraw = true
+        }
+        // While paused nothing else redraws: keep the display alive at 4 Hz.
+        let now = monotonicSeconds()
+        if redraw || now - lastDraw > 0.25 { draw() }
+        return commands
+    }
+
+    public func close() {
+        if let texture { SDL_DestroyTexture(texture) }
+        if let renderer { SDL_DestroyRenderer(renderer) }
+        if let window { SDL_DestroyWindow(window) }
+        texture = nil
+        renderer = nil
+        window = nil
+        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+    }
+
+    static func command(forKey key: SDL_Keycode) -> [UserCommand] {
+        switch Int(key) {
+        case Int(SDLK_SPACE.rawValue), Int(SDLK_p.rawValue): [.togglePause]
+        case Int(SDLK_LEFT.rawValue): [.seekBy(-5)]
+        case Int(SDLK_RIGHT.rawValue): [.seekBy(5)]
+        case Int(SDLK_UP.rawValue): [.changeVolume(by: 0.1)]
+        case Int(SDLK_DOWN.rawValue): [.changeVolume(by: -0.1)]
+        case Int(SDLK_m.rawValue): [.toggleMute]
+        case Int(SDLK_f.rawValue): [.toggleFullscreen]
+        case Int(SDLK_LEFTBRACKET.rawValue): [.changeRate(by: -0.1)]
+        case Int(SDLK_RIGHTBRACKET.rawValue): [.changeRate(by: 0.1)]
+        case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): [.quit]
+        default: []
+        }
+    }
+
+    private func prepare(width: Int, height: Int) -> Bool {
+        if window == nil {
+            guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { return false }
+            SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+            let position = reel_sdl_windowpos_undefined()
+            window = SDL_CreateWindow(title, position, position, Int32(width), Int32(height) + barHeight,
+                                      SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
+            guard window != nil else { return false }
+            renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue)
+                ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+        }
+        if texture == nil || textureSize != (width, height) {
+            if let texture { SDL_DestroyTexture(texture) }
+            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_IYUV.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                        Int32(width), Int32(height))
+            textureSize = (width, height)
+        }
+        return renderer != nil && texture != nil
+    }
+
+    private func draw() {
+        guard let renderer else { return }
+        lastDraw = monotonicSeconds()
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &width, &height)
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+        SDL_RenderClear(renderer)
+        if hasPicture {
+            var target = Self.letterbox(aspect: aspect, width: Int(width), height: Int(height - barHeight))
+            SDL_RenderCopy(renderer, texture, nil, &target)
+        }
+        drawBar(width: width, height: height)
+        SDL_RenderPresent(renderer)
+    }
+
+    /// The largest rectangle of `aspect` centred in `width`×`height`.
+    static func letterbox(aspect: Double, width: Int, height: Int) -> SDL_Rect {
+        guard width > 0, height > 0, aspect > 0 else { return SDL_Rect(x: 0, y: 0, w: Int32(width), h: Int32(height)) }
+        var w = width, h = Int((Double(width) / aspect).rounded())
+        if h > height { h = height; w = Int((Double(height) * aspect).rounded()) }
+        return SDL_Rect(x: Int32((width - w) / 2), y: Int32((height - h) / 2), w: Int32(w), h: Int32(h))
+    }
+
+    private func drawBar(width: Int32, height: Int32) {
+        guard let renderer, let status = lastStatus else { return }
+        let top = height - barHeight
+        fill(SDL_Rect(x: 0, y: top, w: width, h: barHeight), 24, 24, 24)
+        let fraction = status.duration.map { $0 > 0 ? min(max(status.position / $0, 0), 1) : 0 } ?? 0
+        fill(SDL_Rect(x: 0, y: top, w: width, h: 4), 70, 70, 70)
+        fill(SDL_Rect(x: 0, y: top, w: Int32(Double(width) * fraction), h: 4), 230, 60, 50)
+        // State: two bars when paused, a block when playing.
+        if status.state == .paused {
+            fill(SDL_Rect(x: 8, y: top + 9, w: 4, h: 14), 230, 230, 230)
+            fill(SDL_Rect(x: 15, y: top + 9, w: 4, h: 14), 230, 230, 230)
+        } else {
+            for step in 0..<7 { fill(SDL_Rect(x: 8 + Int32(step) * 2, y: top + 9 + Int32(step), w: 2, h: 14 - Int32(step) * 2), 230, 230, 230) }
+        }
+        var text = OSDFont.clock(status.position) + " / " + (status.duration.map(OSDFont.clock) ?? "-:--")
+        if abs(status.rate - 1) > 0.01 { text += "  " + String(format: "%.1fx", status.rate) }
+        let scale: Int32 = 3
+        for cell in OSDFont.cells(text) {
+            fill(SDL_Rect(x: 30 + Int32(cell.x) * scale, y: top + 8 + Int32(cell.y) * scale, w: scale, h: scale), 230, 230, 230)
+        }
+        // Volume at the right: a bar, grey when muted.
+        let level = status.muted ? 0 : status.volume
+        fill(SDL_Rect(x: width - 70, y: top + 12, w: 60, h: 8), 70, 70, 70)
+        fill(SDL_Rect(x: width - 70, y: top + 12, w: Int32(60 * level), h: 8), status.muted ? 120 : 90, status.muted ? 120 : 200, status.muted ? 120 : 90)
+        _ = renderer
+    }
+
+    private func fill(_ rect: SDL_Rect, _ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        var rect = rect
+        SDL_SetRenderDrawColor(renderer, r, g, b, 255)
+        SDL_RenderFillRect(renderer, &rect)
+    }
+}

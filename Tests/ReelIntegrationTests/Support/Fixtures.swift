@@ -118,6 +118,35 @@ enum Fixtures {
         try FileManager.default.moveItem(atPath: partial, toPath: fixture.path)
     }
 
+    /// 60 s at 25 fps with a white flash on the first frame of every second and a 1 kHz
+    /// beep starting with it, for measuring A/V sync.
+    static func flashAndBeep() throws -> String {
+        try made("flash-beep-60s.mp4", [
+            "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=60,drawbox=c=white:t=fill:enable='lt(mod(t\\,1)\\,0.04)'",
+            "-f", "lavfi", "-i", "aevalsrc='if(lt(mod(t\\,1)\\,0.1)\\,0.8*sin(2*PI*1000*t)\\,0)':s=48000:d=60",
+            "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k"])
+    }
+
+    /// 10 s of 25 fps H.264 with a keyframe every 12 frames, for seeking.
+    static func seekable() throws -> String {
+        try made("seekable-10s.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=10",
+            "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000:duration=10",
+            "-c:v", "libx264", "-g", "12", "-keyint_min", "12", "-sc_threshold", "0", "-bf", "2",
+            "-pix_fmt", "yuv420p", "-c:a", "aac"])
+    }
+
+    /// A cached file made by ffmpeg from `arguments`.
+    static func made(_ name: String, _ arguments: [String]) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        guard !FileManager.default.fileExists(atPath: path) else { return path }
+        let partial = path + ".\(UUID().uuidString)." + (name as NSString).pathExtension
+        let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + arguments + [partial], timeout: 300)
+        guard result.status == 0 else { throw TestSetupError("ffmpeg failed: \(result.stderr)") }
+        try? FileManager.default.moveItem(atPath: partial, toPath: path)
+        return path
+    }
+
     /// The baseline fixture with its index (`moov`) moved to the front, for damage tests.
     static func faststartMP4() throws -> String {
         let path = directory.appendingPathComponent("h264-baseline-aac-faststart.mp4").path

@@ -1,0 +1,83 @@
+import Foundation
+import Reel
+
+/// A video output for tests: records each presented frame's time and MD5.
+final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {
+    struct Shown { var pts: Double; var md5: String; var deviceTime: Double }
+    private let log = LockedValue<[Shown]>([])
+    private var md5 = FrameMD5()
+
+    func present(_ frame: VideoFrame) {
+        let hash = md5.hash(frame)
+        let shown = Shown(pts: frame.presentationTime?.seconds ?? .nan, md5: hash, deviceTime: monotonicSeconds())
+        log.withLock { $0.append(shown) }
+    }
+    func idle(status: PlaybackStatus) -> [UserCommand] { [] }
+    func close() {}
+
+    var shown: [Shown] { log.withLock { $0 } }
+    var count: Int { log.withLock { $0.count } }
+}
+
+/// Collects a player's events as they come.
+final class EventLog: @unchecked Sendable {
+    private let events = LockedValue<[PlayerEvent]>([])
+    private var task: Task<Void, Never>?
+
+    init(_ player: Player) {
+        task = Task { [events] in
+            for await event in player.events { events.withLock { $0.append(event) } }
+        }
+    }
+
+    var all: [PlayerEvent] { events.withLock { $0 } }
+    var states: [PlayerState] { all.compactMap { if case .stateChanged(let state) = $0 { state } else { nil } } }
+
+    /// Waits until `predicate` holds for some event, up to `timeout` seconds.
+    @discardableResult
+    func wait(timeout: Double = 10, for predicate: (PlayerEvent) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if all.contains(where: predicate) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    func count(where predicate: (PlayerEvent) -> Bool) -> Int { all.filter(predicate).count }
+}
+
+func isState(_ state: PlayerState) -> (PlayerEvent) -> Bool {
+    { if case .stateChanged(let s) = $0 { s == state } else { false } }
+}
+
+/// `ffmpeg -f framemd5` of the first video stream: (pts seconds, md5), and keyframe times.
+func referenceFrames(_ path: String) throws -> [(pts: Double, md5: String)] {
+    let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-f", "framemd5", "-"])
+    let timeBase = result.stdout.split(separator: "\n").first { $0.hasPrefix("#tb 0: ") }.flatMap { line -> Double? in
+        let parts = line.dropFirst(7).split(separator: "/")
+        return parts.count == 2 ? Double(parts[0])! / Double(parts[1])! : nil
+    } ?? 1
+    return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+        let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return (Double(fields[2])! * timeBase, fields[5])
+    }
+}
+
+func keyframeTimes(_ path: String) throws -> [Double] {
+    let result = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", path])
+    return result.stdout.split(separator: "\n").compactMap { line -> Double? in
+        let fields = line.split(separator: ",")
+        guard fields.count >= 2, fields[1].contains("K") else { return nil }
+        return Double(fields[0])
+    }.sorted()
+}
+
+/// Keeps both cores busy (a real second process), for tests of behaviour under load.
+final class CPULoad {
+    private var processes: [BackgroundProcess] = []
+    init(cores: Int = 2) throws {
+        for _ in 0..<cores { processes.append(try BackgroundProcess("sh", ["-c", "while :; do :; done"])) }
+    }
+    func stop() { processes.forEach { $0.stop() } }
+}

@@ -21,6 +21,8 @@ final class PlaybackControl: @unchecked Sendable {
     var readerAtEnd = false
     var videoEnded = false
     var audioEnded = false
+    /// The end of this serial's timeline was announced.
+    var endReported = false
     var audioClock = PlaybackClock()
     var videoClock = PlaybackClock()
     var externalClock = PlaybackClock()

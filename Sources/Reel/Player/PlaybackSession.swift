@@ -46,7 +46,9 @@ final class PlaybackSession: @unchecked Sendable {
         self.videoStream = videoStream
         self.audioStream = audioStream
         guard videoStream != nil || audioStream != nil else { throw DecodeError(.noSuchStream(.video)) }
-        let pool = FramePool()
+        // Frames in flight at most: both frame queues, the ones being shown and played,
+        // and what frame-threaded decoders hold (one per thread, up to 16).
+        let pool = FramePool(preallocated: configuration.videoFrameQueueCount + configuration.audioFrameQueueCount + 20)
         let decoderOptions = configuration.decoder
         videoDecoder = try videoStream.map { try Decoder(demuxer: demuxer, streamIndex: $0, options: decoderOptions, framePool: pool) }
         audioDecoder = try audioStream.map { try Decoder(demuxer: demuxer, streamIndex: $0, options: decoderOptions, framePool: pool) }
@@ -115,6 +117,7 @@ final class PlaybackSession: @unchecked Sendable {
             control.readerAtEnd = false
             control.videoEnded = false
             control.audioEnded = false
+            control.endReported = false
         }
         videoPackets.flush(serial: serial)
         videoFrames.flush(serial: serial)
@@ -228,7 +231,10 @@ final class PlaybackSession: @unchecked Sendable {
     func streamEnded(video: Bool) {
         let ended = control.read { control -> Bool in
             if video { control.videoEnded = true } else { control.audioEnded = true }
-            return (control.videoEnded || videoStream == nil) && (control.audioEnded || audioStream == nil)
+            guard !control.endReported,
+                  control.videoEnded || videoStream == nil, control.audioEnded || audioStream == nil else { return false }
+            control.endReported = true
+            return true
         }
         if ended { emit(.endOfStream) }
     }

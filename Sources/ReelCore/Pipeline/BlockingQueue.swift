@@ -22,7 +22,8 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
 
     public let limits: Limits
     private let lock = ConditionLock()
-    private var items: [(element: Element, serial: Int)] = []
+    /// Slots before `head` are emptied as they are taken, so nothing taken stays alive here.
+    private var items: [(element: Element, serial: Int)?] = []
     private var head = 0
     private var bytes = 0
     private var seconds = 0.0
@@ -72,8 +73,8 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
                     lock.wait()
                 }
             }
-            guard !aborted else { return nil }
-            let item = items[head]
+            guard !aborted, let item = items[head] else { return nil }
+            items[head] = nil
             head += 1
             if head > 64 && head * 2 > items.count {
                 items.removeFirst(head)

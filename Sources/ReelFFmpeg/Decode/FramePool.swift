@@ -11,8 +11,12 @@ public final class FramePool: @unchecked Sendable {
     /// Frames kept for reuse at most; more are freed.
     public let capacity: Int
 
-    public init(capacity: Int = 64) {
-        self.capacity = capacity
+    /// - Parameter preallocated: frames made up front (the most a pipeline keeps in flight).
+    public init(capacity: Int = 64, preallocated: Int = 0) {
+        self.capacity = max(capacity, preallocated)
+        let frames = (0..<preallocated).compactMap { _ in av_frame_alloc() }
+        free.withLock { $0 = frames }
+        allocations.withLock { $0 = frames.count }
     }
 
     deinit {

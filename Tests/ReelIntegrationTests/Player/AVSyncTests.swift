@@ -20,7 +20,7 @@ import Testing
         let events = EventLog(player)
         try await player.open(path)
         player.play()
-        #expect(events.wait(timeout: seconds + 15) { if case .endOfStream = $0 { true } else { false } })
+        #expect(await events.wait(timeout: seconds + 15) { if case .endOfStream = $0 { true } else { false } })
         let dropped = player.statistics.framesDropped
         player.stop()
 

@@ -33,15 +33,16 @@ final class EventLog: @unchecked Sendable {
     var all: [PlayerEvent] { events.withLock { $0 } }
     var states: [PlayerState] { all.compactMap { if case .stateChanged(let state) = $0 { state } else { nil } } }
 
-    /// Waits until `predicate` holds for some event, up to `timeout` seconds.
+    /// Waits until `predicate` holds for some event, up to `timeout` seconds (without
+    /// blocking a thread of the cooperative pool, which delivers the events).
     @discardableResult
-    func wait(timeout: Double = 10, for predicate: (PlayerEvent) -> Bool) -> Bool {
+    func wait(timeout: Double = 10, for predicate: (PlayerEvent) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if all.contains(where: predicate) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
+            try? await Task.sleep(for: .milliseconds(10))
         }
-        return false
+        return all.contains(where: predicate)
     }
 
     func count(where predicate: (PlayerEvent) -> Bool) -> Int { all.filter(predicate).count }

@@ -8,10 +8,10 @@ import Testing
         frames.last { $0.pts <= time + 1e-6 } ?? frames[0]
     }
 
-    private func seekAndWait(_ player: Player, _ events: EventLog, to time: Double, mode: SeekMode) -> Bool {
+    private func seekAndWait(_ player: Player, _ events: EventLog, to time: Double, mode: SeekMode) async -> Bool {
         let before = events.count { if case .seekCompleted = $0 { true } else { false } }
         player.seek(to: time, mode: mode)
-        return events.wait(timeout: 10) { _ in events.count { if case .seekCompleted = $0 { true } else { false } } > before }
+        return await events.wait(timeout: 10) { _ in events.count { if case .seekCompleted = $0 { true } else { false } } > before }
     }
 
     @Test(.timeLimit(.minutes(2))) func exactSeeksLandOnTheFrameFFmpegDecodesThere() async throws {
@@ -24,7 +24,7 @@ import Testing
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<20 {
             let target = Double.random(in: 0..<9.9, using: &generator)
-            #expect(seekAndWait(player, events, to: target, mode: .exact), "seek to \(target) did not complete")
+            #expect(await seekAndWait(player, events, to: target, mode: .exact), "seek to \(target) did not complete")
             try await Task.sleep(for: .milliseconds(30))
             let shown = try #require(video.shown.last)
             let expected = expectedFrame(at: target, in: reference)
@@ -45,7 +45,7 @@ import Testing
         var generator = SeededGenerator(seed: 11)
         for _ in 0..<20 {
             let target = Double.random(in: 0..<9.9, using: &generator)
-            #expect(seekAndWait(player, events, to: target, mode: .keyframe))
+            #expect(await seekAndWait(player, events, to: target, mode: .keyframe))
             try await Task.sleep(for: .milliseconds(30))
             let shown = try #require(video.shown.last)
             let keyframe = keyframes.last { $0 <= target + 1e-6 } ?? 0

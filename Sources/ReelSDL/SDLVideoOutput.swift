@@ -34,17 +34,10 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
 
     public func present(_ frame: VideoFrame) {
         guard prepare(width: frame.width, height: frame.height) else { return }
-        var picture = frame
-        if frame.pixelFormat != .yuv420p && frame.pixelFormat != .yuvj420p {
-            guard let converted = try? converter.convert(frame, to: .yuv420p) else { return }
-            picture = converted
-        }
-        guard picture.planes.count >= 3 else { return }
-        let planes = picture.planes
-        SDL_UpdateYUVTexture(texture, nil,
-                             planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[0].bytesPerRow),
-                             planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow),
-                             planes[2].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[2].bytesPerRow))
+        // libswscale converts to RGB with the frame's matrix and range and accurate chroma
+        // upsampling; the renderers' own YUV paths are coarser.
+        guard let picture = try? converter.convert(frame, to: .bgra, quality: .accurate), let plane = picture.planes.first else { return }
+        SDL_UpdateTexture(texture, nil, plane.baseAddress, Int32(plane.bytesPerRow))
         let sar = frame.sampleAspectRatio.isKnown ? (frame.sampleAspectRatio.doubleValue ?? 1) : 1
         aspect = Double(frame.width) * sar / Double(frame.height)
         hasPicture = true
@@ -121,7 +114,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         }
         if texture == nil || textureSize != (width, height) {
             if let texture { SDL_DestroyTexture(texture) }
-            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_IYUV.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
                                         Int32(width), Int32(height))
             textureSize = (width, height)
         }

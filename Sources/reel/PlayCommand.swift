@@ -17,6 +17,9 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "No window and no sound card: frames are consumed by a headless sink, audio by a virtual device clock.")
     var headless = false
 
+    @Flag(help: "Open paused on the first frame (at --start); space plays.")
+    var pause = false
+
     @Flag(help: "Present every frame as soon as it is decoded, with no sync (benchmarks).")
     var untimed = false
 
@@ -92,7 +95,7 @@ struct PlayCommand: AsyncParsableCommand {
         if let start { player.seek(to: start, mode: .exact) }
         player.volume = volume / 100
         player.rate = rate
-        player.play()
+        if !pause { player.play() }
 
         let reporter = stats ? StatsReporter(player: player) : nil
         reporter?.start()

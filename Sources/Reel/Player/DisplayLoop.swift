@@ -115,13 +115,13 @@ struct DisplayLoop {
     private mutating func sendTimeEvent(at now: Double) {
         guard now - lastTimeEvent >= session.configuration.timeUpdateInterval else { return }
         lastTimeEvent = now
-        if let position = control.masterTime(session.master, at: now) {
+        if let position = control.position(session.master, at: now) {
             session.emit(.time(position: position - session.startTime))
         }
     }
 
     private func status(at now: Double) -> PlaybackStatus {
-        let position = (control.masterTime(session.master, at: now) ?? session.startTime) - session.startTime
+        let position = (control.position(session.master, at: now) ?? session.startTime) - session.startTime
         return control.read { control in
             PlaybackStatus(position: position, duration: session.duration, state: control.paused ? .paused : .playing,
                            volume: control.volume, muted: control.muted, rate: control.rate)

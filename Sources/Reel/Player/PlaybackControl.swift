@@ -48,12 +48,17 @@ final class PlaybackControl: @unchecked Sendable {
 
     /// The media time of `master` now, or `nil` while it is unknown.
     func masterTime(_ master: ClockMaster, at now: Double) -> Double? {
+        read { $0.masterTimeUnlocked(master, at: now) }
+    }
+
+    /// Where playback is: the master clock, or while it has not run yet (paused after
+    /// opening or seeking) the frame on screen, or the seek target.
+    func position(_ master: ClockMaster, at now: Double) -> Double? {
         read { control in
-            switch master {
-            case .audio: control.audioClock.time(at: now, currentSerial: control.serial)
-            case .video: control.videoClock.time(at: now, currentSerial: control.serial)
-            case .external: control.externalClock.time(at: now, currentSerial: control.serial)
-            }
+            control.masterTimeUnlocked(master, at: now)
+                ?? control.videoClock.time(at: now, currentSerial: control.serial)
+                ?? control.pendingSeek?.target
+                ?? control.exactTarget?.time
         }
     }
 

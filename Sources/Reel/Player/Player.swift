@@ -45,7 +45,7 @@ public final class Player: @unchecked Sendable {
     /// Seconds from the start of the input, on the master clock.
     public var currentTime: Double? {
         guard let session = lock.withLock({ session }) else { return nil }
-        return session.control.masterTime(session.master, at: monotonicSeconds()).map { $0 - session.startTime }
+        return session.control.position(session.master, at: monotonicSeconds()).map { $0 - session.startTime }
     }
 
     public var duration: Double? { lock.withLock { session?.duration } }

@@ -12,17 +12,50 @@ public final class PictureConverter {
 
     deinit { sws_freeContext(context) }
 
-    /// `frame` as `format` at `width`×`height` (its own size by default). The result is
-    /// valid until the next call.
-    public func convert(_ frame: VideoFrame, to format: PixelFormat, width: Int? = nil, height: Int? = nil) throws -> VideoFrame {
+    /// Uses the frame's matrix (BT.601 when untagged, as FFmpeg does) and range for YUV input.
+    private static func applyColorDetails(_ context: OpaquePointer, _ color: ColorDescription) {
+        let space: Int32 = switch color.matrix {
+        case .bt709: SWS_CS_ITU709
+        case .bt2020nc, .bt2020c: SWS_CS_BT2020
+        case .smpte240m: SWS_CS_SMPTE240M
+        case .fcc: SWS_CS_FCC
+        default: SWS_CS_ITU601
+        }
+        var inverse: UnsafeMutablePointer<Int32>?, table: UnsafeMutablePointer<Int32>?
+        var sourceRange: Int32 = 0, destinationRange: Int32 = 0, brightness: Int32 = 0, contrast: Int32 = 0, saturation: Int32 = 0
+        guard sws_getColorspaceDetails(context, &inverse, &sourceRange, &table, &destinationRange, &brightness, &contrast, &saturation) >= 0 else { return }
+        if color.range != .unspecified { sourceRange = color.range == .full ? 1 : 0 }
+        sws_setColorspaceDetails(context, sws_getCoefficients(space), sourceRange, table, destinationRange, brightness, contrast, saturation)
+    }
+
+    /// How carefully to convert.
+    public enum Quality: Sendable {
+        /// Bilinear, fast.
+        case fast
+        /// Bicubic with accurate rounding and full chroma interpolation: for what people look at.
+        case accurate
+
+        var flags: Int32 {
+            switch self {
+            case .fast: SWS_BILINEAR
+            case .accurate: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP
+            }
+        }
+    }
+
+    /// `frame` as `format` at `width`×`height` (its own size by default), honouring the
+    /// frame's colour matrix and range. The result is valid until the next call.
+    public func convert(_ frame: VideoFrame, to format: PixelFormat, width: Int? = nil, height: Int? = nil,
+                        quality: Quality = .fast) throws -> VideoFrame {
         let outWidth = width ?? frame.width, outHeight = height ?? frame.height
         let source = av_get_pix_fmt(frame.pixelFormat.rawValue), target = av_get_pix_fmt(format.rawValue)
         guard source != AV_PIX_FMT_NONE, target != AV_PIX_FMT_NONE else {
             throw DecodeError(.other, detail: "cannot convert \(frame.pixelFormat) to \(format)")
         }
         context = sws_getCachedContext(context, Int32(frame.width), Int32(frame.height), source,
-                                       Int32(outWidth), Int32(outHeight), target, SWS_BILINEAR, nil, nil, nil)
+                                       Int32(outWidth), Int32(outHeight), target, quality.flags, nil, nil, nil)
         guard let context else { throw DecodeError(.other, detail: "libswscale cannot convert \(frame.pixelFormat) to \(format)") }
+        Self.applyColorDetails(context, frame.color)
 
         var lineSizes = [Int32](repeating: 0, count: 4)
         av_image_fill_linesizes(&lineSizes, target, Int32(outWidth))

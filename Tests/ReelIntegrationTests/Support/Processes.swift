@@ -12,10 +12,14 @@ struct ProcessResult {
 enum Processes {
     /// Runs `executable` with `arguments`, killing it after `timeout` seconds.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], timeout: Double = 120) throws -> ProcessResult {
+    static func run(_ executable: String, _ arguments: [String], timeout: Double = 120,
+                    environment: [String: String] = [:]) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle.nullDevice
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reel-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -66,9 +70,12 @@ struct TestSetupError: Error, CustomStringConvertible {
 final class BackgroundProcess {
     private let process = Process()
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try Processes.which(executable))
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -76,9 +83,15 @@ final class BackgroundProcess {
     }
 
     var isRunning: Bool { process.isRunning }
+    var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
 
+    /// SIGTERM, then SIGKILL after 2 s: a child may inherit a mask that blocks SIGTERM.
     func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning {
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
     }
 

@@ -25,7 +25,7 @@ final class AudioRenderer: @unchecked Sendable {
     func render(into buffer: UnsafeMutableRawBufferPointer, heardAt: Double) {
         let output = buffer.bindMemory(to: Float.self)
         let (paused, serial, rate, volume, muted, aborted) = session.control.read {
-            ($0.paused, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted)
+            ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted)
         }
         guard !paused, !aborted else {
             output.update(repeating: 0)

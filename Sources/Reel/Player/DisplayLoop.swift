@@ -38,9 +38,23 @@ struct DisplayLoop {
                 wasPaused = false
             }
             guard let (item, itemSerial) = session.videoFrames.peek() else {
+                watchForStarvation(serial: serial, at: now)
                 Thread.sleep(forTimeInterval: session.configuration.untimed ? 0.0005 : 0.002)
                 continue
             }
+            if isBuffering {
+                // Resume once a few frames are ready (or the input has ended).
+                guard session.videoFrames.count >= Self.framesToResume || control.read({ $0.readerAtEnd }) else {
+                    Thread.sleep(forTimeInterval: 0.005)
+                    continue
+                }
+                isBuffering = false
+                emptySince = nil
+                frameTimer = now
+                control.setBuffering(false, at: now)
+                session.onBuffering(false)
+            }
+            emptySince = nil
             if itemSerial != serial {
                 _ = session.videoFrames.take(timeout: 0)
                 continue
@@ -85,6 +99,26 @@ struct DisplayLoop {
                 }
             }
             show(frame, pts: pts, duration: item.duration, serial: serial, at: now, output: output)
+        }
+    }
+
+    /// Starved this long while input should still be coming: buffering.
+    static let starvationLimit = 0.25
+    static let framesToResume = 3
+    private var isBuffering = false
+
+    private mutating func watchForStarvation(serial: Int, at now: Double) {
+        guard !isBuffering, shownSerial == serial, !session.configuration.untimed,
+              !control.read({ $0.readerAtEnd || $0.videoEnded || $0.paused }) else {
+            emptySince = nil
+            return
+        }
+        let since = emptySince ?? now
+        emptySince = since
+        if now - since > Self.starvationLimit {
+            isBuffering = true
+            control.setBuffering(true, at: now)
+            session.onBuffering(true)
         }
     }
 

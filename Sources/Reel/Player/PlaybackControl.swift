@@ -11,6 +11,8 @@ final class PlaybackControl: @unchecked Sendable {
     let lock = ConditionLock()
     var serial = 0
     var paused = true
+    /// Waiting for input: the clocks stand still and audio is silent, without the user pausing.
+    var buffering = false
     var aborted = false
     var rate = 1.0
     var volume = 1.0
@@ -65,13 +67,25 @@ final class PlaybackControl: @unchecked Sendable {
     /// Stops or restarts every clock without a jump in what it reads.
     func setPaused(_ paused: Bool, at now: Double) {
         update { control in
-            for keyPath in [\PlaybackControl.audioClock, \PlaybackControl.videoClock, \PlaybackControl.externalClock] {
-                var clock = control[keyPath: keyPath]
-                if let time = clock.time(at: now, currentSerial: clock.serial) { clock.set(time, serial: clock.serial, at: now) }
-                clock.isPaused = paused
-                control[keyPath: keyPath] = clock
-            }
+            control.holdClocks(paused || control.buffering, at: now)
             control.paused = paused
+        }
+    }
+
+    func setBuffering(_ buffering: Bool, at now: Double) {
+        update { control in
+            control.holdClocks(buffering || control.paused, at: now)
+            control.buffering = buffering
+        }
+    }
+
+    /// Call with the lock held.
+    private func holdClocks(_ held: Bool, at now: Double) {
+        for keyPath in [\PlaybackControl.audioClock, \PlaybackControl.videoClock, \PlaybackControl.externalClock] {
+            var clock = self[keyPath: keyPath]
+            if let time = clock.time(at: now, currentSerial: clock.serial) { clock.set(time, serial: clock.serial, at: now) }
+            clock.isPaused = held
+            self[keyPath: keyPath] = clock
         }
     }
 

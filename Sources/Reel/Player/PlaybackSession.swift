@@ -20,6 +20,7 @@ final class PlaybackSession: @unchecked Sendable {
     let emit: @Sendable (PlayerEvent) -> Void
     let onEnd: @Sendable () -> Void
     let onCommand: @Sendable (UserCommand) -> Void
+    var onBuffering: @Sendable (Bool) -> Void = { _ in }
     let openedAt: Double
 
     private let demuxer: Demuxer

@@ -88,6 +88,10 @@ public final class Player: @unchecked Sendable {
                                     onCommand: { [weak self] command in self?.perform(command) },
                                     audioTrack: audioTrack)
             }
+            session.onBuffering = { [weak self] buffering in
+                guard let self else { return }
+                if buffering { move(to: .buffering) } else if state == .buffering { move(to: .playing) }
+            }
             try session.start()
             lock.withLock {
                 self.session = session

@@ -9,21 +9,9 @@ final class SilentServer: @unchecked Sendable {
     private let lock = NSLock()
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else { throw TestSetupError("cannot listen on loopback") }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        socketDescriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        let listener = try Socket.listening()
+        socketDescriptor = listener.descriptor
+        port = listener.port
         let thread = Thread { [self] in
             while true {
                 let connection = accept(socketDescriptor, nil, nil)
@@ -38,6 +26,33 @@ final class SilentServer: @unchecked Sendable {
         shutdown(socketDescriptor, Int32(SHUT_RDWR))
         close(socketDescriptor)
         lock.lock(); accepted.forEach { close($0) }; lock.unlock()
+    }
+
+    /// A listening socket on loopback, on a port of the system's choosing.
+    struct Socket {
+        let descriptor: Int32
+        let port: UInt16
+
+        static func listening() throws -> Socket {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+            }
+            guard bound == 0, listen(descriptor, 16) == 0 else { throw TestSetupError("cannot listen on loopback") }
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            return Socket(descriptor: descriptor, port: UInt16(bigEndian: address.sin_port))
+        }
+
+        func close() {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            Glibc.close(descriptor)
+        }
     }
 
     /// A port on loopback where nothing listens (bound, then released).

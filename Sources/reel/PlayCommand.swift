@@ -87,12 +87,11 @@ struct PlayCommand: AsyncParsableCommand {
         let startedAt = Date()
         try await failing {
             do {
-                try await player.open(input)
+                try await player.open(input, startingAt: start)
             } catch let error as PlayerError {
                 throw error.underlying
             }
         }
-        if let start { player.seek(to: start, mode: .exact) }
         player.volume = volume / 100
         player.rate = rate
         if !pause { player.play() }
@@ -101,19 +100,27 @@ struct PlayCommand: AsyncParsableCommand {
         reporter?.start()
         var failure: PlayerError?
         let end = duration.map { (start ?? 0) + $0 }
+        // --duration: stop within a frame of the end, not at the next time event.
+        let stopper = end.map { end in
+            Task {
+                while !Task.isCancelled {
+                    if let position = player.currentTime, position >= end { player.stop(); return }
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+            }
+        }
         loop: for await event in player.events {
             switch event {
             case .endOfStream, .stateChanged(.idle): break loop
             case .error(let error):
                 failure = error
                 break loop
-            case .time(let position):
-                if let end, position >= end { break loop }
             default: break
             }
         }
+        stopper?.cancel()
         reporter?.stop()
-        let report = player.statistics
+        let report = reporter?.lastStatistics ?? player.statistics
         player.stop()
         if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
         for error in headlessVideo.errors { FileHandle.standardError.write(Data("reel: snapshot: \(error)\n".utf8)) }

@@ -35,8 +35,9 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
         let pts = frame.presentationTime?.seconds ?? .nan
         log.withLock { $0.append(Presentation(pts: pts, deviceTime: now, meanLuma: measureLuma ? Self.meanLuma(frame) : .nan)) }
         let due = snapshotRequests.withLock { requests -> [(time: Double, path: String)] in
-            let ready = requests.filter { $0.time <= pts + frameDuration(frame) }
-            requests.removeAll { $0.time <= pts + frameDuration(frame) }
+            // The frame on screen at `time` is the one with pts <= time < pts + duration.
+            let ready = requests.filter { $0.time < pts + frameDuration(frame) }
+            requests.removeAll { $0.time < pts + frameDuration(frame) }
             return ready
         }
         for request in due {

@@ -74,8 +74,9 @@ public final class Player: @unchecked Sendable {
     // MARK: Control
 
     /// Opens `url` (a file or any URL FFmpeg reads); the player is then `ready`, paused
-    /// on its first frame. Throws, and moves to `failed`, when the input cannot be played.
-    public func open(_ url: String, audioTrack: Int? = nil) async throws {
+    /// on its first frame (the one at `start` seconds when given: an exact seek before
+    /// anything is shown). Throws, and moves to `failed`, when the input cannot be played.
+    public func open(_ url: String, startingAt start: Double? = nil, audioTrack: Int? = nil) async throws {
         stop()
         move(to: .opening)
         let openedAt = monotonicSeconds()
@@ -92,6 +93,7 @@ public final class Player: @unchecked Sendable {
                 guard let self else { return }
                 if buffering { move(to: .buffering) } else if state == .buffering { move(to: .playing) }
             }
+            if let start { session.requestSeek(to: session.startTime + max(start, 0), mode: .exact) }
             try session.start()
             lock.withLock {
                 self.session = session
@@ -167,8 +169,7 @@ public final class Player: @unchecked Sendable {
         guard let url = lock.withLock({ self.url }) else { return }
         let position = currentTime ?? 0
         let playing = lock.withLock { wantsToPlay }
-        try await open(url, audioTrack: index)
-        seek(to: position, mode: .exact)
+        try await open(url, startingAt: position, audioTrack: index)
         if playing { play() } else { pause() }
     }
 

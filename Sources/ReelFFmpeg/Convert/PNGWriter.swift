@@ -6,7 +6,7 @@ import ReelCore
 public enum PNGWriter {
     /// Writes `frame` (any pixel format; converted to RGB) to `path`.
     public static func write(_ frame: VideoFrame, to path: String) throws {
-        let rgb = try PictureConverter().convert(frame, to: PixelFormat("rgb24"))
+        let rgb = try PictureConverter().convert(frame, to: PixelFormat("rgb24"), quality: .accurate)
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), var context = Optional(avcodec_alloc_context3(codec)), let encoder = context else {
             throw DecodeError(.other, detail: "no PNG encoder")
         }

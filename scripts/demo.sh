@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job on the built-in demo: makes a 10 s clip with audio on first use, then
-# describes it with `reel probe`.
+# The main job on the built-in demo: makes a 10 s clip with audio on first use, describes
+# it with `reel probe`, and plays it: in a window where there is a display, headless with
+# live statistics and a snapshot where there is none.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -19,3 +20,10 @@ if [ ! -s "$demo" ]; then
   mv "$demo.part.mp4" "$demo"
 fi
 .build/release/reel probe "$demo"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  .build/release/reel play "$demo"
+else
+  echo "demo: no display; playing headless (a window needs DISPLAY)" >&2
+  .build/release/reel play --headless --stats --snapshot "5:.cache/demo/at-5s.png" "$demo"
+  echo "demo: the frame at 5 s is in .cache/demo/at-5s.png" >&2
+fi

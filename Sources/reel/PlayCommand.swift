@@ -120,8 +120,8 @@ struct PlayCommand: AsyncParsableCommand {
         }
         stopper?.cancel()
         reporter?.stop()
-        let report = reporter?.lastStatistics ?? player.statistics
         player.stop()
+        let report = player.statistics
         if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
         for error in headlessVideo.errors { FileHandle.standardError.write(Data("reel: snapshot: \(error)\n".utf8)) }
         if let failure { throw fail(failure.description) }

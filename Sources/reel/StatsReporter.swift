@@ -5,9 +5,6 @@ import Reel
 final class StatsReporter: @unchecked Sendable {
     private let player: Player
     private var timer: DispatchSourceTimer?
-    private let latest = LockedValue<PlaybackStatistics?>(nil)
-    /// The statistics as last seen while playing (a stopped player has none).
-    var lastStatistics: PlaybackStatistics? { latest.withLock { $0 } }
 
     init(player: Player) {
         self.player = player
@@ -16,9 +13,8 @@ final class StatsReporter: @unchecked Sendable {
     func start() {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
-        timer.setEventHandler { [player, latest] in
+        timer.setEventHandler { [player] in
             let s = player.statistics
-            latest.withLock { $0 = s }
             let offset = s.avOffset.map { String(format: "%+.3f", $0) } ?? "n/a"
             let line = String(format: "\r%8.2f s  shown %6d  dropped %4d  A-V %@  queues v %3d pkt %2d frm  a %2d frm ",
                               s.position, s.framesShown, s.framesDropped, offset, s.videoPacketsQueued, s.videoFramesQueued, s.audioFramesQueued)
@@ -30,7 +26,6 @@ final class StatsReporter: @unchecked Sendable {
 
     func stop() {
         timer?.cancel()
-        if player.state != .idle { latest.withLock { $0 = player.statistics } }
         FileHandle.standardError.write(Data("\n".utf8))
     }
 

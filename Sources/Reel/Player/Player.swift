@@ -20,6 +20,8 @@ public final class Player: @unchecked Sendable {
     private var wantsToPlay = false
     private var url: String?
     private let commands = DispatchQueue(label: "reel.player.commands")
+    /// The counters of the last playback, kept after ``stop()``.
+    private var finalStatistics = PlaybackStatistics()
 
     /// - Parameters:
     ///   - videoOutput: makes the video output for each opened input (`nil`: no video).
@@ -57,8 +59,9 @@ public final class Player: @unchecked Sendable {
         return session.control.read { $0.readerAtEnd } ? session.duration : now + queued
     }
 
+    /// Counters of the current playback, or of the last one after ``stop()``.
     public var statistics: PlaybackStatistics {
-        guard let session = lock.withLock({ session }) else { return PlaybackStatistics() }
+        guard let session = lock.withLock({ session }) else { return lock.withLock { finalStatistics } }
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0
         statistics.videoPacketsQueued = session.videoPackets.count
@@ -127,8 +130,10 @@ public final class Player: @unchecked Sendable {
 
     /// Ends playback and closes the input and outputs; the player is `idle` again.
     public func stop() {
+        let last = lock.withLock { self.session } != nil ? statistics : nil
         let session = lock.withLock { () -> PlaybackSession? in
             defer { self.session = nil }
+            if let last { finalStatistics = last }
             return self.session
         }
         session?.stop()

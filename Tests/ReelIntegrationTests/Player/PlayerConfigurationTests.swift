@@ -56,3 +56,54 @@ import Testing
         player.stop()
     }
 }
+
+@Suite struct AudioRenderingTests {
+    /// Frequency of a tone by counting rising zero crossings.
+    private func frequency(_ samples: ArraySlice<Float>, rate: Double) -> Double {
+        var crossings = 0
+        var previous = samples.first ?? 0
+        for sample in samples.dropFirst() {
+            if previous < 0 && sample >= 0 { crossings += 1 }
+            previous = sample
+        }
+        return Double(crossings) / (Double(samples.count) / rate)
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: [1.0, 2.0, 0.5])
+    func speedKeepsThePitch(_ rate: Double) async throws {
+        let path = try Fixtures.made("tone-440-4s.mka", ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4", "-c:a", "flac"])
+        let audio = HeadlessAudioOutput(keepSamples: true)
+        let player = Player(videoOutput: { nil }, audioOutput: { audio })
+        let events = EventLog(player)
+        try await player.open(path)
+        player.rate = rate
+        player.play()
+        try await Task.sleep(for: .milliseconds(1200))
+        player.stop()
+        let samples = audio.consumedSamples
+        #expect(samples.count > 24_000)
+        let measured = frequency(samples.dropFirst(9_600).prefix(24_000), rate: 48_000)
+        #expect(abs(measured - 440) < 8, "at \(rate)× the tone is \(measured) Hz")
+        _ = events
+    }
+
+    @Test(.timeLimit(.minutes(1))) func mutingSilencesAndVolumeScales() async throws {
+        let path = try Fixtures.made("tone-440-4s.mka", ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4", "-c:a", "flac"])
+        let audio = HeadlessAudioOutput(keepSamples: true)
+        let player = Player(videoOutput: { nil }, audioOutput: { audio })
+        try await player.open(path)
+        player.play()
+        try await Task.sleep(for: .milliseconds(500))
+        let loud = audio.consumedSamples.suffix(4800).map(abs).max() ?? 0
+        player.volume = 0.5
+        try await Task.sleep(for: .milliseconds(300))
+        let half = audio.consumedSamples.suffix(4800).map(abs).max() ?? 0
+        player.muted = true
+        try await Task.sleep(for: .milliseconds(300))
+        let muted = audio.consumedSamples.suffix(4800).map(abs).max() ?? 1
+        player.stop()
+        #expect(loud > 0.05, "the tone (1/8 full scale, spread over two channels) is heard: \(loud)")
+        #expect(abs(half / loud - 0.25) < 0.05, "volume 0.5 gives gain \(half / loud)")
+        #expect(muted == 0)
+    }
+}

@@ -83,6 +83,19 @@ import Testing
         let redCells = stride(from: 0, to: pixels.count, by: 3).filter { pixels[$0] > 150 && pixels[$0 + 1] < 120 }.count
         #expect((2...4).contains(redCells), "progress cells: \(redCells) of 10")
 
+        // A click at 80 % of the bar seeks there: the progress follows.
+        _ = try Processes.run("xdotool", ["mousemove", "\(window.x + 256)", "\(window.y + 255)", "click", "1"],
+                              timeout: 10, environment: ["DISPLAY": display.name])
+        Thread.sleep(forTimeInterval: 0.8)
+        let afterClick = directory.appendingPathComponent("after-click.png").path
+        try display.screenshot(to: afterClick)
+        let cutAfter = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", afterClick, "-vf",
+                                                    "crop=320:2:\(window.x):\(window.y + 241),scale=10:1:flags=area,format=rgb24", "-f", "rawvideo", bar])
+        try #require(cutAfter.status == 0)
+        let pixelsAfter = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bar)))
+        let redAfter = stride(from: 0, to: pixelsAfter.count, by: 3).filter { pixelsAfter[$0] > 150 && pixelsAfter[$0 + 1] < 120 }.count
+        #expect((7...9).contains(redAfter), "progress cells after clicking at 80 %: \(redAfter) of 10")
+
         // q quits.
         _ = try Processes.run("xdotool", ["search", "--name", "Reel", "key", "--window", "%1", "q"], timeout: 10, environment: ["DISPLAY": display.name])
         for _ in 0..<50 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }

@@ -2,25 +2,10 @@
 # Decoding throughput of Reel against ffmpeg on the same clip, with the same libavcodec
 # and the same thread count, run alternately; prints medians and their ratio.
 #   THREADS=N (default 2)  RUNS=K (default 9)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
-bash scripts/setup.sh
-swift build -c release --product reel >&2
-
+source "$(dirname "$0")/lib/bench-common.sh"
 threads=${THREADS:-2}
 runs=${RUNS:-9}
-clip=.cache/bench/h264-1080p30-30s.mp4
-if [ ! -s "$clip" ]; then
-  mkdir -p "$(dirname "$clip")"
-  echo "bench: making $clip (30 s of 1080p30 H.264 High with B-frames)" >&2
-  ffmpeg -v error -nostdin -y -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=30" \
-    -c:v libx264 -preset veryfast -profile:v high -bf 3 -pix_fmt yuv420p "$clip.part.mp4"
-  mv "$clip.part.mp4" "$clip"
-fi
-
-seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", b - a }'; }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+clip=$bench_clip
 
 run_ffmpeg() { ffmpeg_times+=("$(seconds ffmpeg -nostdin -threads "$threads" -i "$clip" -f null -)"); }
 run_reel() { reel_times+=("$(seconds .build/release/reel decode "$clip" --threads "$threads")"); }

@@ -2,21 +2,9 @@
 # Playback throughput on one 1080p clip, in one run: `reel play --headless --untimed`
 # against mpv (--vo=null --ao=null --untimed) and `ffmpeg -f null`, medians of RUNS runs
 # in alternating order; and Reel's time to first frame on a local file.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
-bash scripts/setup.sh
-swift build -c release --product reel >&2
+source "$(dirname "$0")/lib/bench-common.sh"
 runs=${RUNS:-7}
-clip=.cache/bench/h264-1080p30-30s.mp4
-if [ ! -s "$clip" ]; then
-  mkdir -p "$(dirname "$clip")"
-  ffmpeg -v error -nostdin -y -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=30" \
-    -c:v libx264 -preset veryfast -profile:v high -bf 3 -pix_fmt yuv420p "$clip.part.mp4"
-  mv "$clip.part.mp4" "$clip"
-fi
-seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", b - a }'; }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+clip=$bench_clip
 
 reel_cmd=(.build/release/reel play --headless --untimed "$clip")
 mpv_cmd=(mpv --no-config --vo=null --ao=null --untimed --really-quiet "$clip")

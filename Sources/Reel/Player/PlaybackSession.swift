@@ -26,7 +26,6 @@ final class PlaybackSession: @unchecked Sendable {
     private let demuxer: Demuxer
     private let audioDecoder: Decoder?
     let videoDecoder: Decoder?
-    private var threads: [Thread] = []
     private let finished = DispatchGroup()
     lazy var audioRenderer: AudioRenderer? = audioOutput.map { AudioRenderer(session: self, format: $0.format) }
 
@@ -84,7 +83,7 @@ final class PlaybackSession: @unchecked Sendable {
     /// Ends every thread and waits for them.
     func stop() {
         control.update { $0.aborted = true }
-        for queue in [videoPackets] as [BlockingQueue<QueuedPacket>] { queue.abort() }
+        videoPackets.abort()
         videoFrames.abort()
         audioFrames.abort()
         demuxer.interrupt.cancel()
@@ -101,7 +100,6 @@ final class PlaybackSession: @unchecked Sendable {
         }
         thread.name = name
         thread.qualityOfService = .userInteractive
-        threads.append(thread)
         thread.start()
     }
 

@@ -9,6 +9,7 @@ packages=(
   libsdl2-dev           # the player's window and audio device
   xvfb x11-apps xdotool # a real X display for window tests, screenshots (xwd) and input
   mpv                   # the playback benchmark's peer
+  nginx-light libnginx-mod-rtmp   # a real RTMP server for the input tests
   libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev
 )
 

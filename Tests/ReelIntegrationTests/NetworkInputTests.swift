@@ -84,6 +84,35 @@ import Testing
         #expect(streams.first?["width"] as? Int == 320)
     }
 
+    @Test func probesRTMPFromNginx() throws {
+        let directory = try Paths.temporaryDirectory()
+        let port = try SilentServer.unusedPort()
+        let configuration = """
+            load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
+            daemon off;
+            master_process off;
+            error_log \(directory.path)/error.log;
+            pid \(directory.path)/nginx.pid;
+            events {}
+            rtmp { server { listen 127.0.0.1:\(port); application live { live on; } } }
+            """
+        let configurationPath = directory.appendingPathComponent("nginx.conf").path
+        try configuration.write(toFile: configurationPath, atomically: true, encoding: .utf8)
+        let server = try BackgroundProcess("/usr/sbin/nginx", ["-c", configurationPath, "-p", directory.path])
+        defer { server.stop() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let url = "rtmp://127.0.0.1:\(port)/live/test"
+        let publisher = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-stream_loop", "-1",
+                                                        "-i", Fixtures.named("h264-mp3.flv").path, "-c", "copy", "-f", "flv", url])
+        defer { publisher.stop() }
+        Thread.sleep(forTimeInterval: 1)
+        let result = try reel("probe", "--json", "--timeout", "10", url, timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let streams = try streamsOf(result.stdout)
+        #expect(streams.contains { $0["codec_name"] as? String == "h264" && $0["height"] as? Int == 240 }, "\(streams)")
+        #expect(streams.contains { $0["codec_name"] as? String == "mp3" })
+    }
+
     @Test func readsHLSPlaylists() throws {
         let fixture = Fixtures.named("h264-baseline-aac.mp4")
         let directory = try Paths.temporaryDirectory()

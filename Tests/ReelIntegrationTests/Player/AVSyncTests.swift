@@ -2,73 +2,75 @@ import Foundation
 import Reel
 import Testing
 
-/// A/V sync measured, not assumed: a clip flashes white and beeps at the start of every
-/// second; headless playback logs when each frame was presented and when each audio
-/// sample was consumed, on the same monotonic device clock.
-@Suite(.serialized) struct AVSyncTests {
-    struct Measurement {
-        var flashes: [Double]
-        var beeps: [Double]
-        var dropped: Int
-    }
-
-    private func measure(seconds: Double) async throws -> Measurement {
-        let path = try Fixtures.flashAndBeep()
-        let video = HeadlessVideoOutput(measureLuma: true)
-        let audio = HeadlessAudioOutput(keepSamples: true)
-        let player = Player.headless(video: video, audio: audio)
-        let events = EventLog(player)
-        try await player.open(path)
-        player.play()
-        #expect(await events.wait(timeout: seconds + 15) { if case .endOfStream = $0 { true } else { false } })
-        let dropped = player.statistics.framesDropped
-        player.stop()
-
-        // Flashes: the first bright frame after a dark one, when it was put on screen.
-        var flashes: [Double] = []
-        var wasBright = false
-        for shown in video.presentations {
-            let bright = shown.meanLuma > 128
-            if bright && !wasBright { flashes.append(shown.deviceTime) }
-            wasBright = bright
+extension PlaybackTests {
+    /// A/V sync measured, not assumed: a clip flashes white and beeps at the start of every
+    /// second; headless playback logs when each frame was presented and when each audio
+    /// sample was consumed, on the same monotonic device clock.
+    @Suite(.serialized) struct AVSyncTests {
+        struct Measurement {
+            var flashes: [Double]
+            var beeps: [Double]
+            var dropped: Int
         }
-        // Beeps: the first loud sample after 0.3 s of quiet, when the device consumed it.
-        let samples = audio.consumedSamples
-        let pulls = audio.pullLog
-        var beeps: [Double] = []
-        var quietSince = -1_000_000
-        for (index, sample) in samples.enumerated() {
-            if abs(sample) > 0.05 {
-                if index - quietSince > 14_400, let pull = pulls.last(where: { $0.sampleIndex <= index }) {
-                    beeps.append(pull.deviceTime + Double(index - pull.sampleIndex) / 48000)
-                }
-                quietSince = index
+
+        private func measure(seconds: Double) async throws -> Measurement {
+            let path = try Fixtures.flashAndBeep()
+            let video = HeadlessVideoOutput(measureLuma: true)
+            let audio = HeadlessAudioOutput(keepSamples: true)
+            let player = Player.headless(video: video, audio: audio)
+            let events = EventLog(player)
+            try await player.open(path)
+            player.play()
+            #expect(await events.wait(timeout: seconds + 15) { if case .endOfStream = $0 { true } else { false } })
+            let dropped = player.statistics.framesDropped
+            player.stop()
+
+            // Flashes: the first bright frame after a dark one, when it was put on screen.
+            var flashes: [Double] = []
+            var wasBright = false
+            for shown in video.presentations {
+                let bright = shown.meanLuma > 128
+                if bright && !wasBright { flashes.append(shown.deviceTime) }
+                wasBright = bright
             }
+            // Beeps: the first loud sample after 0.3 s of quiet, when the device consumed it.
+            let samples = audio.consumedSamples
+            let pulls = audio.pullLog
+            var beeps: [Double] = []
+            var quietSince = -1_000_000
+            for (index, sample) in samples.enumerated() {
+                if abs(sample) > 0.05 {
+                    if index - quietSince > 14_400, let pull = pulls.last(where: { $0.sampleIndex <= index }) {
+                        beeps.append(pull.deviceTime + Double(index - pull.sampleIndex) / 48000)
+                    }
+                    quietSince = index
+                }
+            }
+            return Measurement(flashes: flashes, beeps: beeps, dropped: dropped)
         }
-        return Measurement(flashes: flashes, beeps: beeps, dropped: dropped)
-    }
 
-    private func expectInSync(_ measurement: Measurement, label: String) {
-        #expect(measurement.flashes.count >= 58, "\(label): \(measurement.flashes.count) flashes seen")
-        #expect(measurement.beeps.count >= 58, "\(label): \(measurement.beeps.count) beeps heard")
-        let frameDuration = 1.0 / 25
-        let offsets = measurement.flashes.compactMap { flash in
-            measurement.beeps.min(by: { abs($0 - flash) < abs($1 - flash) }).map { flash - $0 }
+        private func expectInSync(_ measurement: Measurement, label: String) {
+            #expect(measurement.flashes.count >= 58, "\(label): \(measurement.flashes.count) flashes seen")
+            #expect(measurement.beeps.count >= 58, "\(label): \(measurement.beeps.count) beeps heard")
+            let frameDuration = 1.0 / 25
+            let offsets = measurement.flashes.compactMap { flash in
+                measurement.beeps.min(by: { abs($0 - flash) < abs($1 - flash) }).map { flash - $0 }
+            }
+            let worst = offsets.map(abs).max() ?? .infinity
+            let median = offsets.sorted()[offsets.count / 2]
+            #expect(worst <= frameDuration, "\(label): worst flash-to-beep offset \(worst * 1000) ms")
+            print("A/V sync \(label): video minus audio median \(String(format: "%+.1f", median * 1000)) ms, worst \(String(format: "%.1f", worst * 1000)) ms over \(offsets.count) flashes, \(measurement.dropped) frames dropped")
         }
-        let worst = offsets.map(abs).max() ?? .infinity
-        let median = offsets.sorted()[offsets.count / 2]
-        #expect(worst <= frameDuration, "\(label): worst flash-to-beep offset \(worst * 1000) ms")
-        print("A/V sync \(label): video minus audio median \(String(format: "%+.1f", median * 1000)) ms, worst \(String(format: "%.1f", worst * 1000)) ms over \(offsets.count) flashes, \(measurement.dropped) frames dropped")
-    }
 
-    @Test(.timeLimit(.minutes(3))) func flashesMeetTheirBeeps() async throws {
-        expectInSync(try await measure(seconds: 60), label: "idle machine")
-    }
+        @Test(.timeLimit(.minutes(3))) func flashesMeetTheirBeeps() async throws {
+            expectInSync(try await measure(seconds: 60), label: "idle machine")
+        }
 
-    @Test(.timeLimit(.minutes(3))) func syncHoldsWhileBothCoresAreBusy() async throws {
-        _ = try Fixtures.flashAndBeep()
-        let load = try CPULoad(cores: 2)
-        defer { load.stop() }
-        expectInSync(try await measure(seconds: 60), label: "both cores busy")
+        @Test(.timeLimit(.minutes(3))) func syncHoldsWhileBothCoresAreBusy() async throws {
+            _ = try Fixtures.flashAndBeep()
+            let load = try CPULoad(cores: 2)
+            defer { load.stop() }
+            expectInSync(try await measure(seconds: 60), label: "both cores busy")
+        }
     }
 }

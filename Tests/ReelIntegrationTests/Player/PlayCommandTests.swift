@@ -1,40 +1,42 @@
 import Foundation
 import Testing
 
-/// `reel play` from the command line, headless.
-@Suite struct PlayCommandTests {
-    @Test(.timeLimit(.minutes(1))) func headlessPlaybackWritesSnapshotsAndAReport() throws {
-        let clip = try Fixtures.seekable()
-        let directory = try Paths.temporaryDirectory()
-        let snapshot = directory.appendingPathComponent("at2.png").path
-        let result = try reel("play", "--headless", "--stats", "--start", "1", "--duration", "2",
-                              "--snapshot", "2:\(snapshot)", clip, timeout: 30)
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let statistics = report?["statistics"] as? [String: Any]
-        let shown = statistics?["frames_shown"] as? Int ?? 0
-        #expect((48...53).contains(shown), "2 s at 25 fps, \(shown) frames shown")
-        #expect((statistics?["position"] as? Double).map { $0 >= 2.9 && $0 < 3.3 } == true)
-        #expect(result.stderr.contains("shown"), "a live status line")
+extension PlaybackTests {
+    /// `reel play` from the command line, headless.
+    @Suite struct PlayCommandTests {
+        @Test(.timeLimit(.minutes(1))) func headlessPlaybackWritesSnapshotsAndAReport() throws {
+            let clip = try Fixtures.seekable()
+            let directory = try Paths.temporaryDirectory()
+            let snapshot = directory.appendingPathComponent("at2.png").path
+            let result = try reel("play", "--headless", "--stats", "--start", "1", "--duration", "2",
+                                  "--snapshot", "2:\(snapshot)", clip, timeout: 30)
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let statistics = report?["statistics"] as? [String: Any]
+            let shown = statistics?["frames_shown"] as? Int ?? 0
+            #expect((48...53).contains(shown), "2 s at 25 fps, \(shown) frames shown")
+            #expect((statistics?["position"] as? Double).map { $0 >= 2.9 && $0 < 3.3 } == true)
+            #expect(result.stderr.contains("shown"), "a live status line")
 
-        // The snapshot is the frame ffmpeg decodes at 2 s.
-        let reference = directory.appendingPathComponent("reference.png").path
-        _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-ss", "2", "-i", clip, "-frames:v", "1", "-vf",
-                                         "scale=flags=bicubic+accurate_rnd+full_chroma_int+full_chroma_inp,format=rgb24", reference])
-        let compare = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", snapshot, "-i", reference, "-lavfi", "psnr", "-f", "null", "-"])
-        let psnr = compare.stderr.range(of: "average:").map { compare.stderr[$0.upperBound...].prefix { !$0.isWhitespace } }
-        #expect(psnr.map { $0 == "inf" || (Double($0) ?? 0) >= 35 } == true, "snapshot PSNR \(psnr ?? "none")")
-    }
+            // The snapshot is the frame ffmpeg decodes at 2 s.
+            let reference = directory.appendingPathComponent("reference.png").path
+            _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-ss", "2", "-i", clip, "-frames:v", "1", "-vf",
+                                             "scale=flags=bicubic+accurate_rnd+full_chroma_int+full_chroma_inp,format=rgb24", reference])
+            let compare = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", snapshot, "-i", reference, "-lavfi", "psnr", "-f", "null", "-"])
+            let psnr = compare.stderr.range(of: "average:").map { compare.stderr[$0.upperBound...].prefix { !$0.isWhitespace } }
+            #expect(psnr.map { $0 == "inf" || (Double($0) ?? 0) >= 35 } == true, "snapshot PSNR \(psnr ?? "none")")
+        }
 
-    @Test func badInputFailsInOneLine() throws {
-        let result = try reel("play", "--headless", "/nonexistent/clip.mp4")
-        #expect(result.status == 1)
-        #expect(result.stderr == "reel: cannot open '/nonexistent/clip.mp4': no such file or directory\n")
-    }
+        @Test func badInputFailsInOneLine() throws {
+            let result = try reel("play", "--headless", "/nonexistent/clip.mp4")
+            #expect(result.status == 1)
+            #expect(result.stderr == "reel: cannot open '/nonexistent/clip.mp4': no such file or directory\n")
+        }
 
-    @Test func optionsAreValidated() throws {
-        let result = try reel("play", "--headless", "--rate", "3", "x.mp4")
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("--rate"))
+        @Test func optionsAreValidated() throws {
+            let result = try reel("play", "--headless", "--rate", "3", "x.mp4")
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("--rate"))
+        }
     }
 }

@@ -2,47 +2,49 @@ import Foundation
 import Reel
 import Testing
 
-/// The player fed over HTTP by a server that misbehaves on purpose.
-@Suite(.serialized) struct PlayerNetworkTests {
-    private func streamFile() throws -> String {
-        try Fixtures.made("seekable-10s.ts", ["-i", try Fixtures.seekable(), "-c", "copy", "-f", "mpegts"])
-    }
+extension PlaybackTests {
+    /// The player fed over HTTP by a server that misbehaves on purpose.
+    @Suite(.serialized) struct PlayerNetworkTests {
+        private func streamFile() throws -> String {
+            try Fixtures.made("seekable-10s.ts", ["-i", try Fixtures.seekable(), "-c", "copy", "-f", "mpegts"])
+        }
 
-    @Test(.timeLimit(.minutes(1))) func aServerThatHangsUpMidStreamEndsInAnError() async throws {
-        let server = try ScriptedHTTPServer(serving: try streamFile(), fraction: 0.3, then: .hangUp)
-        defer { server.stop() }
-        var configuration = PlayerConfiguration()
-        configuration.untimed = true
-        let player = Player.headless(configuration: configuration)
-        let events = EventLog(player)
-        try await player.open(server.url)
-        player.play()
-        #expect(await events.wait(timeout: 20) { if case .error = $0 { true } else { false } }, "no error event")
-        #expect(await events.wait { isState(.failed)($0) })
-        let message = events.all.compactMap { if case .error(let error) = $0 { error.description } else { nil } }.first ?? ""
-        #expect(message.contains("stream.ts"), "\(message)")
-        player.stop()
-    }
+        @Test(.timeLimit(.minutes(1))) func aServerThatHangsUpMidStreamEndsInAnError() async throws {
+            let server = try ScriptedHTTPServer(serving: try streamFile(), fraction: 0.3, then: .hangUp)
+            defer { server.stop() }
+            var configuration = PlayerConfiguration()
+            configuration.untimed = true
+            let player = Player.headless(configuration: configuration)
+            let events = EventLog(player)
+            try await player.open(server.url)
+            player.play()
+            #expect(await events.wait(timeout: 20) { if case .error = $0 { true } else { false } }, "no error event")
+            #expect(await events.wait { isState(.failed)($0) })
+            let message = events.all.compactMap { if case .error(let error) = $0 { error.description } else { nil } }.first ?? ""
+            #expect(message.contains("stream.ts"), "\(message)")
+            player.stop()
+        }
 
-    @Test(.timeLimit(.minutes(1))) func aStallingServerMeansBufferingThenPlayingAgain() async throws {
-        // 2 s of media, then nothing for 3.5 s: playback starves after about 2 s.
-        let server = try ScriptedHTTPServer(serving: try streamFile(), fraction: 0.2, then: .stall(seconds: 3.5))
-        defer { server.stop() }
-        var configuration = PlayerConfiguration()
-        configuration.input.timeout = 10
-        // Start after half a second of analysis, as for a live source, not after five.
-        configuration.input.formatOptions = ["analyzeduration": "500000"]
-        let player = Player.headless(configuration: configuration)
-        let events = EventLog(player)
-        try await player.open(server.url)
-        player.play()
-        #expect(await events.wait(timeout: 10) { isState(.buffering)($0) }, "no buffering state: \(events.states)")
-        let stalledAt = player.currentTime ?? 0
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(abs((player.currentTime ?? 0) - stalledAt) < 0.05, "the clock stands still while buffering")
-        #expect(await events.wait(timeout: 15) { _ in events.states.suffix(from: 1).contains(.buffering) && events.states.last == .playing })
-        #expect(await events.wait(timeout: 15) { if case .endOfStream = $0 { true } else { false } })
-        #expect(player.statistics.framesShown > 200)
-        player.stop()
+        @Test(.timeLimit(.minutes(1))) func aStallingServerMeansBufferingThenPlayingAgain() async throws {
+            // 2 s of media, then nothing for 3.5 s: playback starves after about 2 s.
+            let server = try ScriptedHTTPServer(serving: try streamFile(), fraction: 0.2, then: .stall(seconds: 3.5))
+            defer { server.stop() }
+            var configuration = PlayerConfiguration()
+            configuration.input.timeout = 10
+            // Start after half a second of analysis, as for a live source, not after five.
+            configuration.input.formatOptions = ["analyzeduration": "500000"]
+            let player = Player.headless(configuration: configuration)
+            let events = EventLog(player)
+            try await player.open(server.url)
+            player.play()
+            #expect(await events.wait(timeout: 10) { isState(.buffering)($0) }, "no buffering state: \(events.states)")
+            let stalledAt = player.currentTime ?? 0
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(abs((player.currentTime ?? 0) - stalledAt) < 0.05, "the clock stands still while buffering")
+            #expect(await events.wait(timeout: 15) { _ in events.states.suffix(from: 1).contains(.buffering) && events.states.last == .playing })
+            #expect(await events.wait(timeout: 15) { if case .endOfStream = $0 { true } else { false } })
+            #expect(player.statistics.framesShown > 200)
+            player.stop()
+        }
     }
 }

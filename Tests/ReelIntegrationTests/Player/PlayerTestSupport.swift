@@ -1,5 +1,10 @@
 import Foundation
 import Reel
+import Testing
+
+/// Every suite that plays in real time runs inside this one, one at a time: their timing
+/// must not be disturbed by each other (one of them loads both cores on purpose).
+@Suite(.serialized) enum PlaybackTests {}
 
 /// A video output for tests: records each presented frame's time and MD5.
 final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {

@@ -2,56 +2,58 @@ import Foundation
 import Reel
 import Testing
 
-@Suite(.serialized) struct SeekTests {
-    /// The frame on screen at `time`: the last one that starts at or before it.
-    private func expectedFrame(at time: Double, in frames: [(pts: Double, md5: String)]) -> (pts: Double, md5: String) {
-        frames.last { $0.pts <= time + 1e-6 } ?? frames[0]
-    }
-
-    private func seekAndWait(_ player: Player, _ events: EventLog, to time: Double, mode: SeekMode) async -> Bool {
-        let before = events.count { if case .seekCompleted = $0 { true } else { false } }
-        player.seek(to: time, mode: mode)
-        return await events.wait(timeout: 10) { _ in events.count { if case .seekCompleted = $0 { true } else { false } } > before }
-    }
-
-    @Test(.timeLimit(.minutes(2))) func exactSeeksLandOnTheFrameFFmpegDecodesThere() async throws {
-        let path = try Fixtures.seekable()
-        let reference = try referenceFrames(path)
-        let video = RecordingVideoOutput()
-        let player = Player(videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
-        let events = EventLog(player)
-        try await player.open(path)
-        var generator = SeededGenerator(seed: 7)
-        for _ in 0..<20 {
-            let target = Double.random(in: 0..<9.9, using: &generator)
-            #expect(await seekAndWait(player, events, to: target, mode: .exact), "seek to \(target) did not complete")
-            try await Task.sleep(for: .milliseconds(30))
-            let shown = try #require(video.shown.last)
-            let expected = expectedFrame(at: target, in: reference)
-            #expect(shown.md5 == expected.md5, "exact seek to \(target): showed pts \(shown.pts), expected \(expected.pts)")
+extension PlaybackTests {
+    @Suite(.serialized) struct SeekTests {
+        /// The frame on screen at `time`: the last one that starts at or before it.
+        private func expectedFrame(at time: Double, in frames: [(pts: Double, md5: String)]) -> (pts: Double, md5: String) {
+            frames.last { $0.pts <= time + 1e-6 } ?? frames[0]
         }
-        player.stop()
-    }
 
-    @Test(.timeLimit(.minutes(2))) func keyframeSeeksLandOnTheKeyframeAtOrBefore() async throws {
-        let path = try Fixtures.seekable()
-        let keyframes = try keyframeTimes(path)
-        let reference = try referenceFrames(path)
-        #expect(keyframes.count >= 8)
-        let video = RecordingVideoOutput()
-        let player = Player(videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
-        let events = EventLog(player)
-        try await player.open(path)
-        var generator = SeededGenerator(seed: 11)
-        for _ in 0..<20 {
-            let target = Double.random(in: 0..<9.9, using: &generator)
-            #expect(await seekAndWait(player, events, to: target, mode: .keyframe))
-            try await Task.sleep(for: .milliseconds(30))
-            let shown = try #require(video.shown.last)
-            let keyframe = keyframes.last { $0 <= target + 1e-6 } ?? 0
-            let expected = expectedFrame(at: keyframe, in: reference)
-            #expect(shown.md5 == expected.md5, "keyframe seek to \(target): showed pts \(shown.pts), expected keyframe \(keyframe)")
+        private func seekAndWait(_ player: Player, _ events: EventLog, to time: Double, mode: SeekMode) async -> Bool {
+            let before = events.count { if case .seekCompleted = $0 { true } else { false } }
+            player.seek(to: time, mode: mode)
+            return await events.wait(timeout: 10) { _ in events.count { if case .seekCompleted = $0 { true } else { false } } > before }
         }
-        player.stop()
+
+        @Test(.timeLimit(.minutes(2))) func exactSeeksLandOnTheFrameFFmpegDecodesThere() async throws {
+            let path = try Fixtures.seekable()
+            let reference = try referenceFrames(path)
+            let video = RecordingVideoOutput()
+            let player = Player(videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
+            let events = EventLog(player)
+            try await player.open(path)
+            var generator = SeededGenerator(seed: 7)
+            for _ in 0..<20 {
+                let target = Double.random(in: 0..<9.9, using: &generator)
+                #expect(await seekAndWait(player, events, to: target, mode: .exact), "seek to \(target) did not complete")
+                try await Task.sleep(for: .milliseconds(30))
+                let shown = try #require(video.shown.last)
+                let expected = expectedFrame(at: target, in: reference)
+                #expect(shown.md5 == expected.md5, "exact seek to \(target): showed pts \(shown.pts), expected \(expected.pts)")
+            }
+            player.stop()
+        }
+
+        @Test(.timeLimit(.minutes(2))) func keyframeSeeksLandOnTheKeyframeAtOrBefore() async throws {
+            let path = try Fixtures.seekable()
+            let keyframes = try keyframeTimes(path)
+            let reference = try referenceFrames(path)
+            #expect(keyframes.count >= 8)
+            let video = RecordingVideoOutput()
+            let player = Player(videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
+            let events = EventLog(player)
+            try await player.open(path)
+            var generator = SeededGenerator(seed: 11)
+            for _ in 0..<20 {
+                let target = Double.random(in: 0..<9.9, using: &generator)
+                #expect(await seekAndWait(player, events, to: target, mode: .keyframe))
+                try await Task.sleep(for: .milliseconds(30))
+                let shown = try #require(video.shown.last)
+                let keyframe = keyframes.last { $0 <= target + 1e-6 } ?? 0
+                let expected = expectedFrame(at: keyframe, in: reference)
+                #expect(shown.md5 == expected.md5, "keyframe seek to \(target): showed pts \(shown.pts), expected keyframe \(keyframe)")
+            }
+            player.stop()
+        }
     }
 }

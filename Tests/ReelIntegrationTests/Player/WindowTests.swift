@@ -1,111 +1,113 @@
 import Foundation
 import Testing
 
-/// The real SDL window on a real X server (Xvfb), looked at with a screenshot.
-@Suite(.serialized) struct WindowTests {
-    /// An X server of its own on a free display number.
-    final class VirtualDisplay {
-        let name: String
-        private let server: BackgroundProcess
+extension PlaybackTests {
+    /// The real SDL window on a real X server (Xvfb), looked at with a screenshot.
+    @Suite(.serialized) struct WindowTests {
+        /// An X server of its own on a free display number.
+        final class VirtualDisplay {
+            let name: String
+            private let server: BackgroundProcess
 
-        init() throws {
-            let number = 90 + Int.random(in: 0..<400)
-            name = ":\(number)"
-            server = try BackgroundProcess("Xvfb", [name, "-screen", "0", "1280x720x24", "-nolisten", "tcp"])
-            for _ in 0..<50 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-                Thread.sleep(forTimeInterval: 0.1)
+            init() throws {
+                let number = 90 + Int.random(in: 0..<400)
+                name = ":\(number)"
+                server = try BackgroundProcess("Xvfb", [name, "-screen", "0", "1280x720x24", "-nolisten", "tcp"])
+                for _ in 0..<50 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+            }
+
+            func stop() { server.stop() }
+
+            /// The window named `title`: its position and size, once it is shown.
+            func window(titled title: String, timeout: Double = 10) throws -> (x: Int, y: Int, width: Int, height: Int)? {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline {
+                    let found = try Processes.run("xdotool", ["search", "--name", title, "getwindowgeometry"], environment: ["DISPLAY": name])
+                    let numbers = found.stdout.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                    // "Window N / Position: X,Y (screen: 0) / Geometry: WxH"
+                    if found.status == 0, numbers.count >= 6 { return (numbers[1], numbers[2], numbers[4], numbers[5]) }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                return nil
+            }
+
+            func screenshot(to path: String) throws {
+                let dump = path + ".xwd"
+                let grab = try Processes.run("sh", ["-c", "xwd -root -silent -display \(name) > \(dump)"])
+                guard grab.status == 0 else { throw TestSetupError("xwd: \(grab.stderr)") }
+                let convert = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", dump, path])
+                guard convert.status == 0 else { throw TestSetupError("ffmpeg: \(convert.stderr)") }
             }
         }
 
-        func stop() { server.stop() }
-
-        /// The window named `title`: its position and size, once it is shown.
-        func window(titled title: String, timeout: Double = 10) throws -> (x: Int, y: Int, width: Int, height: Int)? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                let found = try Processes.run("xdotool", ["search", "--name", title, "getwindowgeometry"], environment: ["DISPLAY": name])
-                let numbers = found.stdout.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-                // "Window N / Position: X,Y (screen: 0) / Geometry: WxH"
-                if found.status == 0, numbers.count >= 6 { return (numbers[1], numbers[2], numbers[4], numbers[5]) }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            return nil
+        /// PSNR (dB) of a crop of `shot` against `reference`, by ffmpeg's psnr filter.
+        private func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
+            let graph = "[0]crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y),format=rgb24[a];[1]scale=\(crop.width):\(crop.height),format=rgb24[b];[a][b]psnr"
+            let result = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", shot, "-i", reference, "-lavfi", graph, "-f", "null", "-"])
+            guard let range = result.stderr.range(of: "average:") else { throw TestSetupError("no PSNR in: \(result.stderr)") }
+            let value = result.stderr[range.upperBound...].prefix { !$0.isWhitespace }
+            return value == "inf" ? .infinity : Double(value) ?? 0
         }
 
-        func screenshot(to path: String) throws {
-            let dump = path + ".xwd"
-            let grab = try Processes.run("sh", ["-c", "xwd -root -silent -display \(name) > \(dump)"])
-            guard grab.status == 0 else { throw TestSetupError("xwd: \(grab.stderr)") }
-            let convert = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", dump, path])
-            guard convert.status == 0 else { throw TestSetupError("ffmpeg: \(convert.stderr)") }
+        @Test(.timeLimit(.minutes(2))) func theWindowShowsTheFrameAtTheStartTime() throws {
+            let display = try VirtualDisplay()
+            defer { display.stop() }
+            let clip = try Fixtures.seekable()
+            let directory = try Paths.temporaryDirectory()
+            let reference = directory.appendingPathComponent("reference.png").path
+            // ffmpeg's frame at 3.2 s, turned into RGB with libswscale's accurate path (its
+            // default path takes chroma from the nearest sample).
+            let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-ss", "3.2", "-i", clip, "-frames:v", "1", "-vf",
+                                                    "scale=flags=bicubic+accurate_rnd+full_chroma_int+full_chroma_inp,format=rgb24", reference])
+            try #require(made.status == 0, "\(made.stderr)")
+
+            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "3.2", clip], environment: ["DISPLAY": display.name])
+            defer { player.stop() }
+            let window = try #require(try display.window(titled: "Reel"), "no window appeared")
+            #expect(window.width == 320 && window.height == 240 + 28, "window \(window)")
+            Thread.sleep(forTimeInterval: 0.5)
+            let shot = directory.appendingPathComponent("shot.png").path
+            try display.screenshot(to: shot)
+            let quality = try psnr(shot, crop: (window.x, window.y, 320, 240), against: reference)
+            #expect(quality >= 35, "screenshot PSNR \(quality) dB")
+            print("window screenshot against ffmpeg's frame at 3.2 s: PSNR \(String(format: "%.1f", quality)) dB")
+
+            // The bar at the bottom shows progress in red, about a third along (3.2 of 10 s).
+            let bar = directory.appendingPathComponent("bar.png").path
+            let cut = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", shot, "-vf",
+                                                   "crop=320:2:\(window.x):\(window.y + 241),scale=10:1:flags=area,format=rgb24", "-f", "rawvideo", bar])
+            try #require(cut.status == 0)
+            let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bar)))
+            #expect(pixels.count == 30)
+            let redCells = stride(from: 0, to: pixels.count, by: 3).filter { pixels[$0] > 150 && pixels[$0 + 1] < 120 }.count
+            #expect((2...4).contains(redCells), "progress cells: \(redCells) of 10")
+
+            // A click at 80 % of the bar seeks there: the progress follows.
+            _ = try Processes.run("xdotool", ["mousemove", "\(window.x + 256)", "\(window.y + 255)", "click", "1"],
+                                  timeout: 10, environment: ["DISPLAY": display.name])
+            Thread.sleep(forTimeInterval: 0.8)
+            let afterClick = directory.appendingPathComponent("after-click.png").path
+            try display.screenshot(to: afterClick)
+            let cutAfter = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", afterClick, "-vf",
+                                                        "crop=320:2:\(window.x):\(window.y + 241),scale=10:1:flags=area,format=rgb24", "-f", "rawvideo", bar])
+            try #require(cutAfter.status == 0)
+            let pixelsAfter = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bar)))
+            let redAfter = stride(from: 0, to: pixelsAfter.count, by: 3).filter { pixelsAfter[$0] > 150 && pixelsAfter[$0 + 1] < 120 }.count
+            #expect((7...9).contains(redAfter), "progress cells after clicking at 80 %: \(redAfter) of 10")
+
+            // q quits.
+            _ = try Processes.run("xdotool", ["search", "--name", "Reel", "key", "--window", "%1", "q"], timeout: 10, environment: ["DISPLAY": display.name])
+            for _ in 0..<50 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+            #expect(!player.isRunning, "q did not quit")
+            #expect(player.exitStatus == 0)
         }
-    }
 
-    /// PSNR (dB) of a crop of `shot` against `reference`, by ffmpeg's psnr filter.
-    private func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
-        let graph = "[0]crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y),format=rgb24[a];[1]scale=\(crop.width):\(crop.height),format=rgb24[b];[a][b]psnr"
-        let result = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", shot, "-i", reference, "-lavfi", graph, "-f", "null", "-"])
-        guard let range = result.stderr.range(of: "average:") else { throw TestSetupError("no PSNR in: \(result.stderr)") }
-        let value = result.stderr[range.upperBound...].prefix { !$0.isWhitespace }
-        return value == "inf" ? .infinity : Double(value) ?? 0
-    }
-
-    @Test(.timeLimit(.minutes(2))) func theWindowShowsTheFrameAtTheStartTime() throws {
-        let display = try VirtualDisplay()
-        defer { display.stop() }
-        let clip = try Fixtures.seekable()
-        let directory = try Paths.temporaryDirectory()
-        let reference = directory.appendingPathComponent("reference.png").path
-        // ffmpeg's frame at 3.2 s, turned into RGB with libswscale's accurate path (its
-        // default path takes chroma from the nearest sample).
-        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-ss", "3.2", "-i", clip, "-frames:v", "1", "-vf",
-                                                "scale=flags=bicubic+accurate_rnd+full_chroma_int+full_chroma_inp,format=rgb24", reference])
-        try #require(made.status == 0, "\(made.stderr)")
-
-        let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "3.2", clip], environment: ["DISPLAY": display.name])
-        defer { player.stop() }
-        let window = try #require(try display.window(titled: "Reel"), "no window appeared")
-        #expect(window.width == 320 && window.height == 240 + 28, "window \(window)")
-        Thread.sleep(forTimeInterval: 0.5)
-        let shot = directory.appendingPathComponent("shot.png").path
-        try display.screenshot(to: shot)
-        let quality = try psnr(shot, crop: (window.x, window.y, 320, 240), against: reference)
-        #expect(quality >= 35, "screenshot PSNR \(quality) dB")
-        print("window screenshot against ffmpeg's frame at 3.2 s: PSNR \(String(format: "%.1f", quality)) dB")
-
-        // The bar at the bottom shows progress in red, about a third along (3.2 of 10 s).
-        let bar = directory.appendingPathComponent("bar.png").path
-        let cut = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", shot, "-vf",
-                                               "crop=320:2:\(window.x):\(window.y + 241),scale=10:1:flags=area,format=rgb24", "-f", "rawvideo", bar])
-        try #require(cut.status == 0)
-        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bar)))
-        #expect(pixels.count == 30)
-        let redCells = stride(from: 0, to: pixels.count, by: 3).filter { pixels[$0] > 150 && pixels[$0 + 1] < 120 }.count
-        #expect((2...4).contains(redCells), "progress cells: \(redCells) of 10")
-
-        // A click at 80 % of the bar seeks there: the progress follows.
-        _ = try Processes.run("xdotool", ["mousemove", "\(window.x + 256)", "\(window.y + 255)", "click", "1"],
-                              timeout: 10, environment: ["DISPLAY": display.name])
-        Thread.sleep(forTimeInterval: 0.8)
-        let afterClick = directory.appendingPathComponent("after-click.png").path
-        try display.screenshot(to: afterClick)
-        let cutAfter = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", afterClick, "-vf",
-                                                    "crop=320:2:\(window.x):\(window.y + 241),scale=10:1:flags=area,format=rgb24", "-f", "rawvideo", bar])
-        try #require(cutAfter.status == 0)
-        let pixelsAfter = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bar)))
-        let redAfter = stride(from: 0, to: pixelsAfter.count, by: 3).filter { pixelsAfter[$0] > 150 && pixelsAfter[$0 + 1] < 120 }.count
-        #expect((7...9).contains(redAfter), "progress cells after clicking at 80 %: \(redAfter) of 10")
-
-        // q quits.
-        _ = try Processes.run("xdotool", ["search", "--name", "Reel", "key", "--window", "%1", "q"], timeout: 10, environment: ["DISPLAY": display.name])
-        for _ in 0..<50 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(!player.isRunning, "q did not quit")
-        #expect(player.exitStatus == 0)
-    }
-
-    @Test func withoutADisplayItSuggestsHeadless() throws {
-        let result = try Processes.run(Paths.reel, ["play", Fixtures.named("h264-baseline-aac.mp4").path], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("--headless"), "\(result.stderr)")
+        @Test func withoutADisplayItSuggestsHeadless() throws {
+            let result = try Processes.run(Paths.reel, ["play", Fixtures.named("h264-baseline-aac.mp4").path], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("--headless"), "\(result.stderr)")
+        }
     }
 }

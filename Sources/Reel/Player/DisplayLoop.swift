@@ -39,7 +39,8 @@ struct DisplayLoop {
             }
             guard let (item, itemSerial) = session.videoFrames.peek() else {
                 watchForStarvation(serial: serial, at: now)
-                Thread.sleep(forTimeInterval: session.configuration.untimed ? 0.0005 : 0.002)
+                // Woken by the next frame; the timeout keeps the window and events alive.
+                session.videoFrames.waitForElement(timeout: 0.01)
                 continue
             }
             if isBuffering {

@@ -34,7 +34,8 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
         self.limits = limits
     }
 
-    /// Waits for room, then appends. Returns `false` if the queue was aborted, or if
+    /// Waits for room (up to `timeout` seconds, for ever when `nil`), then appends.
+    /// Returns `false` on timeout, if the queue was aborted, or if
     /// `serial` is given and the queue was flushed to another serial meanwhile (the
     /// element is stale work from before a seek, and is dropped).
     @discardableResult
@@ -44,7 +45,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
             while !aborted && isFull {
                 if let deadline {
                     let left = deadline - monotonicSeconds()
-                    if left <= 0 { break }
+                    if left <= 0 { return false }
                     lock.wait(seconds: left)
                 } else {
                     lock.wait()
@@ -92,6 +93,20 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     /// without removing it.
     public func peek(_ offset: Int = 0) -> (element: Element, serial: Int)? {
         lock.withLock { head + offset < items.count ? items[head + offset] : nil }
+    }
+
+    /// Waits up to `timeout` seconds for the queue to hold something; returns whether it does.
+    @discardableResult
+    public func waitForElement(timeout: Double) -> Bool {
+        lock.withLock {
+            let deadline = monotonicSeconds() + timeout
+            while !aborted && head == items.count {
+                let left = deadline - monotonicSeconds()
+                if left <= 0 { return false }
+                lock.wait(seconds: left)
+            }
+            return head < items.count
+        }
     }
 
     /// Empties the queue and starts a new serial (`serial`, or the next one); returns it.

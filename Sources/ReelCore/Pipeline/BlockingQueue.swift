@@ -41,16 +41,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     @discardableResult
     public func put(_ element: Element, serial: Int? = nil, timeout: Double? = nil) -> Bool {
         lock.withLock {
-            let deadline = timeout.map { monotonicSeconds() + $0 }
-            while !aborted && isFull {
-                if let deadline {
-                    let left = deadline - monotonicSeconds()
-                    if left <= 0 { return false }
-                    lock.wait(seconds: left)
-                } else {
-                    lock.wait()
-                }
-            }
+            guard waitWhile(timeout: timeout, { isFull }) else { return false }
             guard !aborted, serial == nil || serial == currentSerial else { return false }
             items.append((element, currentSerial))
             bytes += element.queueBytes
@@ -64,16 +55,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     /// Returns `nil` on timeout or abort.
     public func take(timeout: Double? = nil) -> (element: Element, serial: Int)? {
         lock.withLock {
-            let deadline = timeout.map { monotonicSeconds() + $0 }
-            while !aborted && head == items.count {
-                if let deadline {
-                    let left = deadline - monotonicSeconds()
-                    if left <= 0 { return nil }
-                    lock.wait(seconds: left)
-                } else {
-                    lock.wait()
-                }
-            }
+            guard waitWhile(timeout: timeout, { head == items.count }) else { return nil }
             guard !aborted, let item = items[head] else { return nil }
             items[head] = nil
             head += 1
@@ -99,13 +81,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     @discardableResult
     public func waitForElement(timeout: Double) -> Bool {
         lock.withLock {
-            let deadline = monotonicSeconds() + timeout
-            while !aborted && head == items.count {
-                let left = deadline - monotonicSeconds()
-                if left <= 0 { return false }
-                lock.wait(seconds: left)
-            }
-            return head < items.count
+            waitWhile(timeout: timeout, { head == items.count }) && head < items.count
         }
     }
 
@@ -141,6 +117,22 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     public var count: Int { lock.withLock { items.count - head } }
     public var byteCount: Int { lock.withLock { bytes } }
     public var duration: Double { lock.withLock { seconds } }
+
+    /// With the lock held: waits while `condition` holds and the queue is not aborted,
+    /// up to `timeout` seconds (for ever when `nil`). Returns `false` on timeout.
+    private func waitWhile(timeout: Double?, _ condition: () -> Bool) -> Bool {
+        let deadline = timeout.map { monotonicSeconds() + $0 }
+        while !aborted && condition() {
+            guard let deadline else {
+                lock.wait()
+                continue
+            }
+            let left = deadline - monotonicSeconds()
+            if left <= 0 { return false }
+            lock.wait(seconds: left)
+        }
+        return true
+    }
 
     private var isFull: Bool {
         let queued = items.count - head

@@ -14,6 +14,7 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     private let consumed = LockedValue<[Float]>([])
     private let keepSamples: Bool
     private var thread: Thread?
+    private let stopped = DispatchSemaphore(value: 0)
 
     /// - Parameter keepSamples: keep every sample consumed (first channel), for tests.
     public init(format: AudioDeviceFormat = AudioDeviceFormat(sampleRate: 48000, channels: 2),
@@ -34,6 +35,7 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     public func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, Double) -> Void) throws {
         state.withLock { $0.running = true }
         let thread = Thread { [self] in
+            defer { stopped.signal() }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: period * format.bytesPerFrame, alignment: 16)
             defer { buffer.deallocate() }
             var next = monotonicSeconds()
@@ -79,5 +81,12 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     public var pullLog: [(deviceTime: Double, sampleIndex: Int)] { pullLock.withLock { _ in pulls } }
 
     public func setPaused(_ paused: Bool) { state.withLock { $0.paused = paused } }
-    public func close() { state.withLock { $0.running = false } }
+    /// Stops pulling; returns once the device thread will not call `render` again.
+    public func close() {
+        let wasRunning = state.withLock { state -> Bool in
+            defer { state.running = false }
+            return state.running
+        }
+        if wasRunning { _ = stopped.wait(timeout: .now() + 2) }
+    }
 }

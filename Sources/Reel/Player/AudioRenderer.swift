@@ -6,7 +6,8 @@ import ReelFFmpeg
 /// thread), converting to the device format at the playback rate, and sets the audio
 /// clock from the media time of the first sample the device will play.
 final class AudioRenderer: @unchecked Sendable {
-    private unowned let session: PlaybackSession
+    /// Weak: a device may pull once more while the session is being torn down.
+    private weak var session: PlaybackSession?
     private let format: AudioDeviceFormat
     private var converter: AudioConverter
     private var converterSerial = -1
@@ -24,6 +25,10 @@ final class AudioRenderer: @unchecked Sendable {
 
     func render(into buffer: UnsafeMutableRawBufferPointer, heardAt: Double) {
         let output = buffer.bindMemory(to: Float.self)
+        guard let session else {
+            output.update(repeating: 0)
+            return
+        }
         let (paused, serial, rate, volume, muted, aborted) = session.control.read {
             ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted)
         }

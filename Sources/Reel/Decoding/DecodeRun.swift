@@ -24,19 +24,9 @@ public enum DecodeRun {
         try await BlockingThread.run(name: "reel.decode") {
             let start = DispatchTime.now().uptimeNanoseconds
             let demuxer = try Demuxer(url: url, options: options.input)
-            guard let index = demuxer.info.streams.first(where: { $0.type == options.stream })?.index else {
-                throw DecodeError(.noSuchStream(options.stream))
-            }
-            let decoder = try Decoder(demuxer: demuxer, streamIndex: index, options: options.decoder)
+            let index = try StreamDecoding.firstStream(of: options.stream, in: demuxer)
             var frames = 0
-            while let packet = try demuxer.readPacket() {
-                guard packet.streamIndex == index else { continue }
-                try decoder.decode(packet) { _ in frames += 1 }
-            }
-            try decoder.drain { _ in frames += 1 }
-            if frames == 0 {
-                throw DecodeError(.invalidData, codec: decoder.codecName, detail: decoder.lastDamage ?? "no frame could be decoded")
-            }
+            let decoder = try StreamDecoding.decodeAll(demuxer, streamIndex: index, options: options.decoder) { _ in frames += 1 }
             return Summary(codec: decoder.codecName, frames: frames, damagedPackets: decoder.damagedPacketCount,
                            hardwareAccelerated: decoder.isHardwareAccelerated,
                            seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)

@@ -36,13 +36,9 @@ public enum FrameChecksums {
     }
 
     static func run(demuxer: Demuxer, options: Options, emit: (String) -> Void) throws {
-        guard let description = demuxer.info.streams.first(where: { $0.type == options.stream }) else {
-            throw DecodeError(.noSuchStream(options.stream))
-        }
-        let decoder = try Decoder(demuxer: demuxer, streamIndex: description.index, options: options.decoder)
+        let index = try StreamDecoding.firstStream(of: options.stream, in: demuxer)
         var md5 = FrameMD5()
         var clock: FrameChecksumClock?
-        var frameCount = 0
         // ffmpeg hands the packet's timing to the first frame decoded after it only.
         var packetOfNextFrame: Packet?
         let software = "Reel (\(FFmpegVersion.libavcodec))"
@@ -52,8 +48,8 @@ public enum FrameChecksums {
             case .video(let video):
                 if clock == nil {
                     let next = FrameChecksumClock(videoTimeBase: video.timeBase,
-                                                  frameRate: demuxer.guessedFrameRate(ofStream: description.index),
-                                                  startTime: demuxer.startTimeMicroseconds(readingOnly: [description.index]))
+                                                  frameRate: demuxer.guessedFrameRate(ofStream: index),
+                                                  startTime: demuxer.startTimeMicroseconds(readingOnly: [index]))
                     clock = next
                     FrameChecksumLog.header(for: .video(timeBase: next.outputTimeBase, width: video.width, height: video.height,
                                                         sampleAspectRatio: video.sampleAspectRatio.isKnown ? video.sampleAspectRatio : Rational(0, 1)),
@@ -64,7 +60,7 @@ public enum FrameChecksums {
             case .audio(let audio):
                 if clock == nil {
                     let next = FrameChecksumClock(audioTimeBase: audio.timeBase, sampleRate: audio.sampleRate,
-                                                  startTime: demuxer.startTimeMicroseconds(readingOnly: [description.index]))
+                                                  startTime: demuxer.startTimeMicroseconds(readingOnly: [index]))
                     clock = next
                     FrameChecksumLog.header(for: .audio(timeBase: next.outputTimeBase, codecName: audio.sampleFormat.pcmCodecName,
                                                         sampleRate: audio.sampleRate, channelLayout: audio.channelLayout),
@@ -75,18 +71,9 @@ public enum FrameChecksums {
                 packetOfNextFrame = nil
                 emit(FrameChecksumLog.row(pts: tick, duration: Int64(audio.sampleCount), size: audio.interleavedByteCount, hash: md5.hash(audio)))
             }
-            frameCount += 1
         }
 
-        while let packet = try demuxer.readPacket() {
-            guard packet.streamIndex == description.index else { continue }
-            packetOfNextFrame = packet
-            try decoder.decode(packet, handle)
-        }
-        packetOfNextFrame = nil
-        try decoder.drain(handle)
-        if frameCount == 0 {
-            throw DecodeError(.invalidData, codec: decoder.codecName, detail: decoder.lastDamage ?? "no frame could be decoded")
-        }
+        try StreamDecoding.decodeAll(demuxer, streamIndex: index, options: options.decoder,
+                                     onPacket: { packetOfNextFrame = $0 }, onFrame: handle)
     }
 }

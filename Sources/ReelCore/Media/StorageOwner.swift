@@ -6,7 +6,7 @@
 public protocol StorageOwner: AnyObject, Sendable {}
 
 /// Memory allocated and owned by Swift, for frames and packets made in Swift.
-public final class HeapStorage: StorageOwner, @unchecked Sendable {
+public class HeapStorage: StorageOwner, @unchecked Sendable {
     public let bytes: UnsafeMutableRawBufferPointer
 
     /// Allocates `byteCount` zeroed bytes aligned to `alignment`.
@@ -15,5 +15,15 @@ public final class HeapStorage: StorageOwner, @unchecked Sendable {
         bytes.initializeMemory(as: UInt8.self, repeating: 0)
     }
 
-    deinit { bytes.deallocate() }
+    /// Takes over memory that was allocated with `allocate(byteCount:alignment:)`.
+    init(adopting bytes: UnsafeMutableRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// Hands the memory to someone else instead of freeing it; true when taken.
+    func release() -> Bool { false }
+
+    deinit {
+        if !release() { bytes.deallocate() }
+    }
 }

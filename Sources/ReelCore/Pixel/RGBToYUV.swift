@@ -1,0 +1,81 @@
+/// BGRA or RGBA to 8-bit 4:2:0 with libswscale's arithmetic (`rgb32ToY`,
+/// `rgb32ToUV_half`, the range stretch and the rounding of `yuv2plane1`): the same
+/// bytes as libswscale with `SWS_POINT | SWS_BITEXACT | SWS_ACCURATE_RND |
+/// SWS_FULL_CHR_H_INT`. Chroma averages each horizontal pair of pixels of the second
+/// row of its 2×2 block, as libswscale's point filter picks that row.
+enum RGBToYUV {
+    struct Destination {
+        var luma: PixelPlane
+        var u: PixelPlane
+        var uOffset: Int
+        var v: PixelPlane
+        var vOffset: Int
+        /// 1 for planar chroma, 2 for interleaved.
+        var step: Int
+    }
+
+    static func convert(_ source: PixelPlane, order: PixelBufferFormat, origin: (x: Int, y: Int), width: Int, height: Int,
+                        into destination: Destination, matrix: YUVMatrix, fullRange: Bool) {
+        let coefficients = RGBToYUVCoefficients(matrix: matrix)
+        if order == .bgra {
+            convert(BGRAOrder.self, source, origin: origin, width: width, height: height, into: destination, coefficients, fullRange)
+        } else {
+            convert(RGBAOrder.self, source, origin: origin, width: width, height: height, into: destination, coefficients, fullRange)
+        }
+    }
+
+    private static func convert<Order: RGBByteOrder>(_: Order.Type, _ source: PixelPlane, origin: (x: Int, y: Int),
+                                                     width: Int, height: Int, into destination: Destination,
+                                                     _ c: RGBToYUVCoefficients, _ fullRange: Bool) {
+        for row in 0..<height {
+            let pixels = UnsafePointer(source.row(origin.y + row) + origin.x * 4)
+            let luma = destination.luma.row(row)
+            for x in 0..<width {
+                let pixel = pixels + (4 &* x)
+                let value = (UInt32(bitPattern: c.ry) &<< 8) &* UInt32(pixel[Order.red])
+                    &+ (UInt32(bitPattern: c.gy) &<< 8) &* UInt32(pixel[1])
+                    &+ (UInt32(bitPattern: c.by) &<< 8) &* UInt32(pixel[Order.blue]) &+ lumaRounding
+                var y15 = min(Int32(truncatingIfNeeded: value &>> 17) &* 2, 32767)
+                if fullRange { y15 = (min(y15, 30189) &* 19077 &- 39057361) &>> 14 }
+                luma[x] = output(y15)
+            }
+        }
+        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+        for chromaRow in 0..<chromaHeight {
+            let sourceRow = min(2 * chromaRow + 1, height - 1)
+            let pixels = UnsafePointer(source.row(origin.y + sourceRow) + origin.x * 4)
+            let u = destination.u.row(chromaRow) + destination.uOffset
+            let v = destination.v.row(chromaRow) + destination.vOffset
+            for x in 0..<chromaWidth {
+                let left = pixels + (8 &* x), right = pixels + (4 &* min(2 &* x &+ 1, width - 1))
+                let red = UInt32(left[Order.red]) &+ UInt32(right[Order.red])
+                let green = UInt32(left[1]) &+ UInt32(right[1])
+                let blue = UInt32(left[Order.blue]) &+ UInt32(right[Order.blue])
+                var u15 = chroma(red, green, blue, c.ru, c.gu, c.bu)
+                var v15 = chroma(red, green, blue, c.rv, c.gv, c.bv)
+                if fullRange {
+                    u15 = (min(u15, 30775) &* 4663 &- 9289992) &>> 12
+                    v15 = (min(v15, 30775) &* 4663 &- 9289992) &>> 12
+                }
+                u[x &* destination.step] = output(u15)
+                v[x &* destination.step] = output(v15)
+            }
+        }
+    }
+
+    private static let lumaRounding: UInt32 = (32 << 22) + (1 << 16)
+    private static let chromaRounding: UInt32 = (256 << 23) &+ (1 << 17)
+
+    /// A chroma sample of a pair of pixels in libswscale's 15-bit scale.
+    @inline(__always)
+    private static func chroma(_ red: UInt32, _ green: UInt32, _ blue: UInt32, _ r: Int32, _ g: Int32, _ b: Int32) -> Int32 {
+        let sum = (UInt32(bitPattern: r) &<< 8) &* red &+ (UInt32(bitPattern: g) &<< 8) &* green
+            &+ (UInt32(bitPattern: b) &<< 8) &* blue &+ chromaRounding
+        return min(Int32(UInt16(truncatingIfNeeded: sum &>> 18)) &* 2, 32767)
+    }
+
+    @inline(__always)
+    private static func output(_ value: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(max((value &+ 64) &>> 7, 0), 255))
+    }
+}

@@ -1,0 +1,83 @@
+import Reel
+import ReelCore
+import Testing
+
+/// Reel's pixel conversions against libswscale with bit-exact flags
+/// (`SWS_POINT | SWS_BITEXACT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT`).
+@Suite struct PixelConversionAgreementTests {
+    static let sizes = [(1, 1), (2, 2), (3, 5), (33, 17), (64, 48), (161, 91)]
+    static let yuvFormats: [PixelBufferFormat] = [.i420, .nv12, .nv21]
+    static let rgbFormats: [PixelBufferFormat] = [.bgra, .rgba]
+    static let ranges: [ColorRange] = [.limited, .full]
+
+    @Test(arguments: yuvFormats, yuvFormats)
+    func chromaLayoutsAreExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
+        var rng = SplitMix64(seed: 7)
+        for (width, height) in Self.sizes {
+            let input = try PixelTestSupport.randomBuffer(source, width: width, height: height, using: &rng)
+            let ours = try PixelTestSupport.emptyBuffer(target, width: width, height: height)
+            try input.convert(into: ours)
+            // libswscale 5.1 leaves NV12's chroma out of a same-format copy (its planar
+            // copy skips plane 1 when there is no plane 2): a copy is judged by its input.
+            let reference = source == target ? input : try PixelTestSupport.swscale(input, to: target)
+            #expect(PixelTestSupport.difference(ours, reference).maximum == 0, "\(source)→\(target) \(width)x\(height)")
+        }
+    }
+
+    @Test(arguments: yuvFormats, rgbFormats)
+    func yuvToRGBIsExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
+        var rng = SplitMix64(seed: 11)
+        for matrix in YUVMatrix.allCases {
+            for range in Self.ranges {
+                for (width, height) in Self.sizes {
+                    let input = try PixelTestSupport.randomBuffer(source, width: width, height: height, matrix: matrix, range: range, using: &rng)
+                    let ours = try input.converted(to: target)
+                    let reference = try PixelTestSupport.swscale(input, to: target)
+                    let difference = PixelTestSupport.difference(ours, reference)
+                    #expect(difference.maximum == 0, "\(source)→\(target) \(matrix) \(range) \(width)x\(height): \(difference)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: rgbFormats, yuvFormats)
+    func rgbToYUVIsExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
+        var rng = SplitMix64(seed: 13)
+        for matrix in YUVMatrix.allCases {
+            for range in Self.ranges {
+                for (width, height) in Self.sizes {
+                    let input = try PixelTestSupport.randomBuffer(source, width: width, height: height, using: &rng)
+                    let ours = try PixelTestSupport.emptyBuffer(target, width: width, height: height, matrix: matrix, range: range)
+                    try input.convert(into: ours)
+                    let reference = try PixelTestSupport.swscale(input, to: target, matrix: matrix, range: range)
+                    let difference = PixelTestSupport.difference(ours, reference)
+                    #expect(difference.maximum == 0, "\(source)→\(target) \(matrix) \(range) \(width)x\(height): \(difference)")
+                }
+            }
+        }
+    }
+
+    @Test func cropsEqualLibswscaleOnTheCroppedView() throws {
+        var rng = SplitMix64(seed: 17)
+        let rect = PixelRect(x: 6, y: 4, width: 37, height: 23)
+        for (source, target) in [(PixelBufferFormat.i420, PixelBufferFormat.bgra), (.nv12, .rgba), (.i420, .nv12),
+                                 (.nv21, .i420), (.bgra, .i420), (.rgba, .nv12), (.bgra, .rgba)] {
+            let input = try PixelTestSupport.randomBuffer(source, width: 64, height: 40, matrix: .bt709, using: &rng)
+            let ours = try input.converted(to: target, crop: rect)
+            let reference = try PixelTestSupport.swscale(PixelTestSupport.view(of: input, rect: rect), to: target)
+            #expect(PixelTestSupport.difference(ours, reference).maximum == 0, "\(source)→\(target) crop")
+        }
+    }
+
+    @Test func badCropsAndSizesAreErrors() throws {
+        var rng = SplitMix64(seed: 19)
+        let input = try PixelTestSupport.randomBuffer(.i420, width: 32, height: 32, using: &rng)
+        #expect(throws: PixelConversionError.self) { try input.converted(to: .bgra, crop: PixelRect(x: 1, y: 0, width: 8, height: 8)) }
+        #expect(throws: PixelConversionError.self) { try input.converted(to: .bgra, crop: PixelRect(x: 30, y: 0, width: 8, height: 8)) }
+        #expect(throws: PixelConversionError.self) { try input.converted(to: .i420p10) }
+        #expect(throws: PixelConversionError.self) { try PixelBuffer(format: .bgra, width: 0, height: 10) }
+        #expect(throws: PixelConversionError.self) { try PixelBuffer(format: .bgra, width: 1 << 20, height: 1 << 20) }
+        let small = try PixelBuffer(format: .bgra, width: 16, height: 16)
+        #expect(throws: PixelConversionError.self) { try input.convert(into: small) }
+    }
+}

@@ -5,7 +5,9 @@ import ReelFFmpeg
 
 /// A resizable SDL2 window: the picture letterboxed at its display aspect ratio, an
 /// on-screen display (time, duration, state, volume, speed, a seek bar), and the keys of
-/// mpv and ffplay. Created on the display thread at the first frame, used only there.
+/// mpv and ffplay. With a frame tap, `p` switches to picture-in-picture (a small
+/// always-on-top window fed by the tap) and back. Created on the display thread at the
+/// first frame, used only there.
 public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private let title: String
     private var window: OpaquePointer?
@@ -20,10 +22,19 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private var hasPicture = false
     /// Height of the bar at the bottom, pixels.
     private let barHeight: Int32 = 28
+    private let pictureInPicture: SDLPictureInPicture?
+    private var startInPictureInPicture: Bool
 
-    public init(title: String) {
+    /// - Parameters:
+    ///   - frameTap: the player's tap; without one there is no picture-in-picture.
+    ///   - startInPictureInPicture: show the small window instead of this one from the start.
+    public init(title: String, frameTap: FrameTap? = nil, startInPictureInPicture: Bool = false) {
         self.title = title
+        pictureInPicture = frameTap.map(SDLPictureInPicture.init(tap:))
+        self.startInPictureInPicture = startInPictureInPicture && frameTap != nil
     }
+
+    private var isInPictureInPicture: Bool { pictureInPicture?.isShown == true }
 
     /// Whether SDL can open a window here (a display is reachable).
     public static func canOpenWindow() -> Bool {
@@ -41,7 +52,11 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         let sar = frame.sampleAspectRatio.isKnown ? (frame.sampleAspectRatio.doubleValue ?? 1) : 1
         aspect = Double(frame.width) * sar / Double(frame.height)
         hasPicture = true
-        draw()
+        if startInPictureInPicture {
+            startInPictureInPicture = false
+            togglePictureInPicture()
+        }
+        if !isInPictureInPicture { draw() }
     }
 
     public func idle(status: PlaybackStatus) -> [UserCommand] {
@@ -50,10 +65,25 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         var commands: [UserCommand] = []
         var event = SDL_Event()
         var redraw = false
+        let pictureInPictureID = pictureInPicture?.windowID ?? 0
         while SDL_PollEvent(&event) != 0 {
             switch SDL_EventType(event.type) {
             case SDL_QUIT: commands.append(.quit)
+            case SDL_KEYDOWN where event.key.keysym.sym == SDLK_p.rawValue && pictureInPicture != nil:
+                togglePictureInPicture()
             case SDL_KEYDOWN: commands += Self.command(forKey: event.key.keysym.sym)
+            case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_CLOSE.rawValue):
+                // Closing the main window while the small one shows keeps playing there;
+                // closing the small one returns to the main window.
+                if event.window.windowID == pictureInPictureID {
+                    togglePictureInPicture()
+                } else if isInPictureInPicture {
+                    SDL_HideWindow(window)
+                } else {
+                    commands.append(.quit)
+                }
+            case SDL_MOUSEBUTTONDOWN where event.button.windowID == pictureInPictureID && pictureInPictureID != 0:
+                if event.button.clicks >= 2 { togglePictureInPicture() }
             case SDL_MOUSEBUTTONDOWN:
                 var width: Int32 = 0, height: Int32 = 0
                 SDL_GetWindowSize(window, &width, &height)
@@ -69,13 +99,30 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             SDL_SetWindowFullscreen(window, fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
             redraw = true
         }
+        pictureInPicture?.refresh()
         // While paused nothing else redraws: keep the display alive at 4 Hz.
         let now = monotonicSeconds()
-        if redraw || now - lastDraw > 0.25 { draw() }
+        if !isInPictureInPicture && (redraw || now - lastDraw > 0.25) { draw() }
         return commands
     }
 
+    /// Shows the small window and hides this one, or the other way round. Both windows
+    /// exist from the first frame on, so a switch never holds up the display thread.
+    private func togglePictureInPicture() {
+        guard let pictureInPicture, pictureInPicture.window != nil else { return }
+        if pictureInPicture.isShown {
+            pictureInPicture.hide()
+            SDL_ShowWindow(window)
+            SDL_RaiseWindow(window)
+            draw()
+        } else {
+            pictureInPicture.show()
+            SDL_HideWindow(window)
+        }
+    }
+
     public func close() {
+        pictureInPicture?.close()
         if let texture { SDL_DestroyTexture(texture) }
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window { SDL_DestroyWindow(window) }
@@ -87,7 +134,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
 
     static func command(forKey key: SDL_Keycode) -> [UserCommand] {
         switch Int(key) {
-        case Int(SDLK_SPACE.rawValue), Int(SDLK_p.rawValue): [.togglePause]
+        case Int(SDLK_SPACE.rawValue): [.togglePause]
         case Int(SDLK_LEFT.rawValue): [.seekBy(-5)]
         case Int(SDLK_RIGHT.rawValue): [.seekBy(5)]
         case Int(SDLK_UP.rawValue): [.changeVolume(by: 0.1)]
@@ -111,6 +158,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             guard window != nil else { return false }
             renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue)
                 ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+            pictureInPicture?.create(videoWidth: width, videoHeight: height)
         }
         if texture == nil || textureSize != (width, height) {
             if let texture { SDL_DestroyTexture(texture) }

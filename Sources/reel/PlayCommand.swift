@@ -8,7 +8,8 @@ struct PlayCommand: AsyncParsableCommand {
         abstract: "Play a file or stream in a window, or headless.",
         discussion: """
             Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, f fullscreen, \
-            [ and ] speed, q quit; a click on the bar at the bottom seeks.
+            [ and ] speed, p picture-in-picture (a double click on the small window returns), \
+            q quit; a click on the bar at the bottom seeks.
             """)
 
     @Argument(help: "A file, or any URL FFmpeg reads.")
@@ -47,12 +48,26 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Decoding threads; 0 chooses one per core.")
     var threads: Int = 0
 
+    @Option(help: ArgumentHelp("Hand every presented frame to another program or to files: y4m:PATH (a file, or a FIFO that mpv, ffplay or ffmpeg reads) or png:DIR. May be repeated.", valueName: "kind:path"))
+    var tap: [String] = []
+
+    @Option(help: "With --tap png:DIR, write every Nth presented frame.")
+    var tapEvery: Int = 1
+
+    @Flag(help: "Start in picture-in-picture: a small borderless always-on-top window; p switches back.")
+    var pip = false
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard (0.5...2).contains(rate) else { throw ValidationError("--rate must be between 0.5 and 2") }
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard ClockMaster(rawValue: clock) != nil else { throw ValidationError("--clock must be audio, video or external") }
+        for request in tap where TapOption(parsing: request) == nil {
+            throw ValidationError("--tap takes y4m:PATH or png:DIR (got \(request))")
+        }
+        guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
+        if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
         for request in snapshot where Self.parseSnapshot(request) == nil {
             throw ValidationError("--snapshot takes T:FILE, e.g. 2.5:frame.png (got \(request))")
         }
@@ -73,16 +88,24 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.decoder = DecoderOptions(threadCount: threads)
 
         let headlessVideo = HeadlessVideoOutput()
+        let frameTap = FrameTap.withLibswscaleFallback()
         let player: Player
         if headless {
-            player = .headless(configuration: configuration, video: headlessVideo)
+            player = Player(configuration: configuration, frameTap: frameTap, videoOutput: { headlessVideo },
+                            audioOutput: { [untimed] in HeadlessAudioOutput(untimed: untimed) })
         } else {
-            guard let outputs = WindowOutputs.make(title: "Reel — \(input)") else {
+            guard let outputs = WindowOutputs.make(title: "Reel — \(input)", frameTap: frameTap, pictureInPicture: pip) else {
                 throw fail("no display to open a window on (DISPLAY is not set); run with --headless to play without one")
             }
-            player = Player(configuration: configuration, videoOutput: outputs.video, audioOutput: outputs.audio)
+            player = Player(configuration: configuration, frameTap: frameTap, videoOutput: outputs.video, audioOutput: outputs.audio)
         }
         for request in snapshot.compactMap(Self.parseSnapshot) { headlessVideo.snapshot(at: request.time, to: request.path) }
+        let taps: TapWriters
+        do {
+            taps = try TapWriters(options: tap.compactMap(TapOption.init(parsing:)), tap: player.frameTap, every: tapEvery)
+        } catch {
+            throw fail("tap: \(error)")
+        }
 
         let startedAt = Date()
         try await failing {
@@ -124,6 +147,8 @@ struct PlayCommand: AsyncParsableCommand {
         let report = player.statistics
         if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
         for error in headlessVideo.errors { FileHandle.standardError.write(Data("reel: snapshot: \(error)\n".utf8)) }
+        let tapError = taps.finish(verbose: stats)
         if let failure { throw fail(failure.description) }
+        if let tapError { throw fail("tap: \(tapError)") }
     }
 }

@@ -15,6 +15,8 @@ struct DisplayLoop {
     private var lastTimeEvent = 0.0
     private var emptySince: Double?
     private var sentFirstFrame = false
+    /// When the last frame was presented, while playing without a break.
+    private var lastPresentedAt: Double?
 
     init(session: PlaybackSession) {
         self.session = session
@@ -30,6 +32,7 @@ struct DisplayLoop {
             let (paused, serial, rate) = control.read { ($0.paused, $0.serial, $0.rate) }
             if paused && shownSerial == serial {
                 wasPaused = true
+                lastPresentedAt = nil
                 Thread.sleep(forTimeInterval: 0.01)
                 continue
             }
@@ -44,6 +47,7 @@ struct DisplayLoop {
                 continue
             }
             if isBuffering {
+                lastPresentedAt = nil
                 // Resume once a few frames are ready (or the input has ended).
                 guard session.videoFrames.count >= Self.framesToResume || control.read({ $0.readerAtEnd }) else {
                     Thread.sleep(forTimeInterval: 0.005)
@@ -67,6 +71,10 @@ struct DisplayLoop {
             }
             if shownSerial != serial || session.configuration.untimed {
                 // The first frame of a timeline (after opening or seeking) shows at once.
+                if shownSerial != serial {
+                    session.frameTap?.markDiscontinuity()
+                    lastPresentedAt = nil
+                }
                 show(frame, pts: pts, duration: item.duration, serial: serial, at: now, output: output)
                 frameTimer = now
                 if shownSerial != serial { session.emit(.seekCompleted(position: pts - session.startTime)) }
@@ -126,9 +134,12 @@ struct DisplayLoop {
     private mutating func show(_ frame: VideoFrame, pts: Double, duration: Double, serial: Int, at now: Double, output: VideoOutput) {
         _ = session.videoFrames.take(timeout: 0)
         output.present(frame)
+        session.frameTap?.deliver(frame)
         lastShown = (pts, duration)
         let shownAt = monotonicSeconds()
         let latency = shownAt - session.openedAt
+        let interval = lastPresentedAt.map { shownAt - $0 }
+        lastPresentedAt = shownAt
         control.update { control in
             control.videoClock.set(pts, serial: serial, at: shownAt)
             control.videoClock.setSpeed(control.rate, at: shownAt)
@@ -138,6 +149,7 @@ struct DisplayLoop {
                 control.externalClock.isPaused = control.paused
             }
             control.statistics.framesShown += 1
+            if let interval { control.statistics.longestFrameInterval = max(control.statistics.longestFrameInterval ?? 0, interval) }
             if let audio = control.audioClock.time(at: shownAt, currentSerial: serial) { control.statistics.avOffset = pts - audio }
             if control.statistics.firstFrameLatency == nil { control.statistics.firstFrameLatency = latency }
         }

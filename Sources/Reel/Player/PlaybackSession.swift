@@ -16,6 +16,7 @@ final class PlaybackSession: @unchecked Sendable {
     let videoFrames: BlockingQueue<QueuedVideoFrame>
     let audioFrames: BlockingQueue<QueuedAudioFrame>
     let videoOutput: VideoOutput?
+    let frameTap: FrameTap?
     let audioOutput: AudioOutput?
     let emit: @Sendable (PlayerEvent) -> Void
     let onEnd: @Sendable () -> Void
@@ -29,7 +30,7 @@ final class PlaybackSession: @unchecked Sendable {
     private let finished = DispatchGroup()
     lazy var audioRenderer: AudioRenderer? = audioOutput.map { AudioRenderer(session: self, format: $0.format) }
 
-    init(url: String, configuration: PlayerConfiguration, videoOutput: VideoOutput?, audioOutput: AudioOutput?,
+    init(url: String, configuration: PlayerConfiguration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
          openedAt: Double, emit: @escaping @Sendable (PlayerEvent) -> Void, onEnd: @escaping @Sendable () -> Void,
          onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil) throws {
         self.configuration = configuration
@@ -53,6 +54,7 @@ final class PlaybackSession: @unchecked Sendable {
         videoDecoder = try videoStream.map { try Decoder(demuxer: demuxer, streamIndex: $0, options: decoderOptions, framePool: pool) }
         audioDecoder = try audioStream.map { try Decoder(demuxer: demuxer, streamIndex: $0, options: decoderOptions, framePool: pool) }
         self.videoOutput = videoStream == nil ? nil : videoOutput
+        self.frameTap = frameTap
         self.audioOutput = audioStream == nil ? nil : audioOutput
         let requested = configuration.clockMaster
         master = configuration.untimed ? .video

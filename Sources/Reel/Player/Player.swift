@@ -10,6 +10,8 @@ public final class Player: @unchecked Sendable {
     public let configuration: PlayerConfiguration
     /// State changes, time updates, the first frame, seeks, the end, errors.
     public let events: AsyncStream<PlayerEvent>
+    /// Every presented frame, for other consumers (``FrameTap/subscribe(format:bufferLimit:)``).
+    public let frameTap: FrameTap
 
     private let continuation: AsyncStream<PlayerEvent>.Continuation
     private let makeVideoOutput: @Sendable () -> (any VideoOutput)?
@@ -26,10 +28,13 @@ public final class Player: @unchecked Sendable {
     /// - Parameters:
     ///   - videoOutput: makes the video output for each opened input (`nil`: no video).
     ///   - audioOutput: makes the audio output for each opened input (`nil`: no audio).
+    ///   - frameTap: where presented frames go for other consumers; a new one by default.
     public init(configuration: PlayerConfiguration = PlayerConfiguration(),
+                frameTap: FrameTap = .withLibswscaleFallback(),
                 videoOutput: @escaping @Sendable () -> (any VideoOutput)?,
                 audioOutput: @escaping @Sendable () -> (any AudioOutput)?) {
         self.configuration = configuration
+        self.frameTap = frameTap
         self.makeVideoOutput = videoOutput
         self.makeAudioOutput = audioOutput
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
@@ -86,7 +91,7 @@ public final class Player: @unchecked Sendable {
         do {
             let session = try await BlockingThread.run(name: "reel.open") { [self] in
                 try PlaybackSession(url: url, configuration: configuration, videoOutput: makeVideoOutput(),
-                                    audioOutput: makeAudioOutput(), openedAt: openedAt,
+                                    audioOutput: makeAudioOutput(), frameTap: frameTap, openedAt: openedAt,
                                     emit: { [weak self] event in self?.handle(event) },
                                     onEnd: { [weak self] in self?.move(to: .failed) },
                                     onCommand: { [weak self] command in self?.perform(command) },

@@ -38,6 +38,9 @@ public struct PlaybackStatistics: Sendable, Codable {
     /// AVFrames allocated by the decoders' pools since opening.
     public var framesAllocated = 0
     public var firstFrameLatency: Double?
+    /// The longest wall-clock time between two presented frames while playing (pauses,
+    /// seeks and buffering excluded), seconds: a stall shows here.
+    public var longestFrameInterval: Double?
 
     public init() {}
 }

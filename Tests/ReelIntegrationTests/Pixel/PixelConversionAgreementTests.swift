@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: yuvFormats, yuvFormats)
     func chromaLayoutsAreExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         for (width, height) in Self.sizes {
             let input = try PixelTestSupport.randomBuffer(source, width: width, height: height, using: &rng)
             let ours = try PixelTestSupport.emptyBuffer(target, width: width, height: height)
@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: yuvFormats, rgbFormats)
     func yuvToRGBIsExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
-        var rng = SplitMix64(seed: 11)
+        var rng = SeededGenerator(seed: 11)
         for matrix in YUVMatrix.allCases {
             for range in Self.ranges {
                 for (width, height) in Self.sizes {
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: rgbFormats, yuvFormats)
     func rgbToYUVIsExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
-        var rng = SplitMix64(seed: 13)
+        var rng = SeededGenerator(seed: 13)
         for matrix in YUVMatrix.allCases {
             for range in Self.ranges {
                 for (width, height) in Self.sizes {
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func cropsEqualLibswscaleOnTheCroppedView() throws {
-        var rng = SplitMix64(seed: 17)
+        var rng = SeededGenerator(seed: 17)
         let rect = PixelRect(x: 6, y: 4, width: 37, height: 23)
         for (source, target) in [(PixelBufferFormat.i420, PixelBufferFormat.bgra), (.nv12, .rgba), (.i420, .nv12),
                                  (.nv21, .i420), (.bgra, .i420), (.rgba, .nv12), (.bgra, .rgba)] {
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func badCropsAndSizesAreErrors() throws {
-        var rng = SplitMix64(seed: 19)
+        var rng = SeededGenerator(seed: 19)
         let input = try PixelTestSupport.randomBuffer(.i420, width: 32, height: 32, using: &rng)
         #expect(throws: PixelConversionError.self) { try input.converted(to: .bgra, crop: PixelRect(x: 1, y: 0, width: 8, height: 8)) }
         #expect(throws: PixelConversionError.self) { try input.converted(to: .bgra, crop: PixelRect(x: 30, y: 0, width: 8, height: 8)) }

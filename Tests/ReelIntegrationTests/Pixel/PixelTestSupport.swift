@@ -1,25 +1,12 @@
 import Reel
 import ReelCore
 
-/// A small seeded generator, so that a failing random picture can be made again.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum PixelTestSupport {
     /// A buffer whose strides exceed its rows by `padding` bytes (never a multiple of 16),
     /// filled with random bytes, padding included.
     static func randomBuffer(_ format: PixelBufferFormat, width: Int, height: Int, padding: Int = 13,
                              matrix: YUVMatrix = .bt601, range: ColorRange = .limited,
-                             legalRange: Bool = false, using rng: inout SplitMix64) throws -> PixelBuffer {
+                             legalRange: Bool = false, using rng: inout SeededGenerator) throws -> PixelBuffer {
         var strides: [Int] = [], rows: [Int] = [], offsets: [Int] = [], total = 0
         for plane in 0..<format.planeCount {
             let size = format.planeSize(plane, width: width, height: height)
@@ -52,7 +39,7 @@ enum PixelTestSupport {
     /// An empty buffer with odd strides.
     static func emptyBuffer(_ format: PixelBufferFormat, width: Int, height: Int, matrix: YUVMatrix = .bt601,
                             range: ColorRange = .limited) throws -> PixelBuffer {
-        var rng = SplitMix64(seed: 0)
+        var rng = SeededGenerator(seed: 0)
         var buffer = try randomBuffer(format, width: width, height: height, padding: 7, using: &rng)
         buffer.matrix = matrix
         buffer.range = range

@@ -19,7 +19,7 @@ import Testing
                 pixels[4 * x + 3] = 255
             }
         }
-        var rng = SplitMix64(seed: 3)
+        var rng = SeededGenerator(seed: 3)
         let i420 = try PixelTestSupport.randomBuffer(.i420, width: width, height: height, padding: 24, using: &rng)
         try rgb.convert(into: i420)
         return i420

@@ -1,0 +1,36 @@
+/// Flags that travel with a picture, after CMSampleBuffer's attachments.
+public struct SampleAttachments: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Show it as soon as it arrives (a presented frame, not one to schedule).
+    public static let displayImmediately = SampleAttachments(rawValue: 1 << 0)
+    /// A picture decoders can start from.
+    public static let keyframe = SampleAttachments(rawValue: 1 << 1)
+    /// The timeline jumped before this picture (a seek, a new input, lost frames).
+    public static let discontinuity = SampleAttachments(rawValue: 1 << 2)
+}
+
+/// A picture with its timing and attachments, the analog of a CMSampleBuffer that holds
+/// a CVPixelBuffer.
+public struct SampleBuffer: Sendable {
+    public var pixelBuffer: PixelBuffer
+    /// When the picture is shown, on the media's timeline.
+    public var presentationTime: MediaTime
+    public var duration: MediaTime?
+    public var attachments: SampleAttachments
+    /// Its place among the pictures its source presented (0, 1, 2…), gaps included.
+    public var index: Int
+    /// Pictures a frame tap subscriber lost just before this one (it was too slow).
+    public var droppedBefore: Int
+
+    public init(pixelBuffer: PixelBuffer, presentationTime: MediaTime, duration: MediaTime? = nil,
+                attachments: SampleAttachments = [], index: Int = 0, droppedBefore: Int = 0) {
+        self.pixelBuffer = pixelBuffer
+        self.presentationTime = presentationTime
+        self.duration = duration
+        self.attachments = attachments
+        self.index = index
+        self.droppedBefore = droppedBefore
+    }
+}

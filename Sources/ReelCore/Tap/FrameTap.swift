@@ -1,0 +1,84 @@
+/// Hands the frames a player presents to other consumers (picture-in-picture, encoders,
+/// pipes to other programs), each in the pixel format it asks for, without ever making
+/// the player wait: every subscriber has its own bounded mailbox and queue, and a slow
+/// one loses its oldest frames and is told how many (``SampleBuffer/droppedBefore``,
+/// ``FrameTapSubscription/droppedFrames``).
+public final class FrameTap: @unchecked Sendable {
+    /// Converts a frame Reel cannot wrap itself (any other FFmpeg layout) into `format`.
+    public typealias FallbackConverter = @Sendable (VideoFrame, PixelBufferFormat) throws -> PixelBuffer
+
+    private let lock = ConditionLock()
+    private var subscriptions: [FrameTapSubscription] = []
+    private var nextIndex = 0
+    private var discontinuityPending = true
+    private let fallback: FallbackConverter?
+
+    public init(fallbackConverter: FallbackConverter? = nil) {
+        fallback = fallbackConverter
+    }
+
+    public var hasSubscribers: Bool { lock.withLock { !subscriptions.isEmpty } }
+
+    /// Subscribes with an `AsyncStream` (``FrameTapSubscription/samples``) holding at most
+    /// `bufferLimit` samples the consumer has not taken yet.
+    ///
+    /// - Parameter format: the pixel format to deliver; `nil` delivers the decoder's own
+    ///   layout without a copy where Reel can wrap it (I420 otherwise).
+    public func subscribe(format: PixelBufferFormat? = nil, bufferLimit: Int = 4) -> FrameTapSubscription {
+        add(FrameTapSubscription(tap: self, format: format, bufferLimit: bufferLimit, every: 1, handler: nil))
+    }
+
+    /// Subscribes with a callback, called in order on a queue of the subscription's own;
+    /// while it runs, at most `bufferLimit` newer frames wait and older ones are dropped.
+    ///
+    /// - Parameter every: take only every `every`-th presented frame (by index).
+    public func subscribe(format: PixelBufferFormat? = nil, bufferLimit: Int = 2, every: Int = 1,
+                          handler: @escaping @Sendable (SampleBuffer) -> Void) -> FrameTapSubscription {
+        add(FrameTapSubscription(tap: self, format: format, bufferLimit: bufferLimit, every: every, handler: handler))
+    }
+
+    /// Called by a player for each frame it presents, on its display thread; returns at once.
+    public func deliver(_ frame: VideoFrame) {
+        let (targets, index, discontinuity) = lock.withLock { () -> ([FrameTapSubscription], Int, Bool) in
+            defer {
+                nextIndex += 1
+                discontinuityPending = false
+            }
+            return (subscriptions, nextIndex, discontinuityPending)
+        }
+        guard !targets.isEmpty else { return }
+        var attachments: SampleAttachments = [.displayImmediately]
+        if frame.isKeyframe { attachments.insert(.keyframe) }
+        if discontinuity { attachments.insert(.discontinuity) }
+        for subscription in targets { subscription.enqueue(.init(frame: frame, index: index, attachments: attachments)) }
+    }
+
+    /// The next frame follows a jump in the timeline (a seek, a new input).
+    public func markDiscontinuity() {
+        lock.withLock { discontinuityPending = true }
+    }
+
+    /// Ends every subscription (their streams finish once drained).
+    public func finishAll() {
+        for subscription in lock.withLock({ subscriptions }) { subscription.cancel() }
+    }
+
+    func remove(_ subscription: FrameTapSubscription) {
+        lock.withLock { subscriptions.removeAll { $0 === subscription } }
+    }
+
+    private func add(_ subscription: FrameTapSubscription) -> FrameTapSubscription {
+        lock.withLock { subscriptions.append(subscription) }
+        return subscription
+    }
+
+    /// The frame as a buffer of `format` (or of its own layout when `nil`).
+    func pixelBuffer(for frame: VideoFrame, format: PixelBufferFormat?, pool: PixelBufferPool) throws -> PixelBuffer {
+        if let wrapped = try? PixelBuffer(wrapping: frame) {
+            guard let format, format != wrapped.format else { return wrapped }
+            return try wrapped.converted(to: format, pool: pool)
+        }
+        guard let fallback else { throw PixelConversionError.unsupportedFormat(frame.pixelFormat.rawValue) }
+        return try fallback(frame, format ?? .i420)
+    }
+}

@@ -152,6 +152,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         if window == nil {
             guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { return false }
             SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+            // Keys are commands here, not text: no input method in between.
+            SDL_StopTextInput()
             let position = reel_sdl_windowpos_undefined()
             window = SDL_CreateWindow(title, position, position, Int32(width), Int32(height) + barHeight,
                                       SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)

@@ -33,6 +33,26 @@ extension PlaybackTests {
                 return nil
             }
 
+            /// The names of the windows that are shown now.
+            func visibleWindowNames() throws -> [String] {
+                let found = try Processes.run("xdotool", ["search", "--onlyvisible", "--name", ".", "getwindowname", "%@"], environment: ["DISPLAY": name])
+                return found.stdout.split(separator: "\n").map(String.init)
+            }
+
+            /// Presses `key` in the window whose name contains `title`, as a user does: the
+            /// pointer over the window (with no window manager the focus follows it), then a
+            /// real key down and up through XTEST (xdotool's `key --window` sends synthetic
+            /// events, which SDL does not always take).
+            func press(_ key: String, inWindowTitled title: String) throws {
+                let environment = ["DISPLAY": name]
+                _ = try Processes.run("xdotool", ["search", "--onlyvisible", "--name", title, "mousemove", "--window", "%1", "20", "20"],
+                                      timeout: 10, environment: environment)
+                Thread.sleep(forTimeInterval: 0.1)
+                _ = try Processes.run("xdotool", ["keydown", key], timeout: 10, environment: environment)
+                Thread.sleep(forTimeInterval: 0.05)
+                _ = try Processes.run("xdotool", ["keyup", key], timeout: 10, environment: environment)
+            }
+
             func screenshot(to path: String) throws {
                 let dump = path + ".xwd"
                 let grab = try Processes.run("sh", ["-c", "xwd -root -silent -display \(name) > \(dump)"])

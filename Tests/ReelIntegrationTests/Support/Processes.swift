@@ -70,14 +70,20 @@ struct TestSetupError: Error, CustomStringConvertible {
 final class BackgroundProcess {
     private let process = Process()
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// - Parameter outputPath: a file that receives the program's standard output.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputPath: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try Processes.which(executable))
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        if let outputPath {
+            _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardError = FileHandle.nullDevice
         try process.run()
     }

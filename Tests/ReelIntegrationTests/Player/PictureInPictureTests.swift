@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+extension PlaybackTests {
+    /// Picture-in-picture on a real X server: the small window, its picture, and switches
+    /// that never stall playback.
+    @Suite(.serialized) struct PictureInPictureTests {
+        static func redThenBlue() throws -> String {
+            try Fixtures.made("red-then-blue-10s.mp4", [
+                "-f", "lavfi", "-i", "color=c=red:s=320x240:r=25:d=5", "-f", "lavfi", "-i", "color=c=blue:s=320x240:r=25:d=5",
+                "-filter_complex", "[0][1]concat=n=2:v=1", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"])
+        }
+
+        /// The mean red, green and blue of a rectangle of a screenshot.
+        private func meanColour(of shot: String, in rect: (x: Int, y: Int, width: Int, height: Int)) throws -> [Double] {
+            let pixel = shot + ".rgb"
+            _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", shot, "-vf",
+                                             "crop=\(rect.width):\(rect.height):\(rect.x):\(rect.y),scale=1:1:flags=area,format=rgb24",
+                                             "-f", "rawvideo", pixel])
+            return try Data(contentsOf: URL(fileURLWithPath: pixel)).prefix(3).map(Double.init)
+        }
+
+        /// Waits up to 3 s for the set of shown windows to satisfy `condition`.
+        func waitForWindows(_ display: WindowTests.VirtualDisplay, _ condition: ([String]) -> Bool) throws -> Bool {
+            for _ in 0..<30 {
+                if condition(try display.visibleWindowNames()) { return true }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return false
+        }
+
+        @Test(.timeLimit(.minutes(2))) func pShowsTheVideoInASmallWindowAndSwitchesWithoutAGap() throws {
+            let display = try WindowTests.VirtualDisplay()
+            defer { display.stop() }
+            let clip = try Self.redThenBlue()
+            let directory = try Paths.temporaryDirectory()
+            let report = directory.appendingPathComponent("report.json").path
+            let player = try BackgroundProcess(Paths.reel, ["play", "--stats", clip], environment: ["DISPLAY": display.name], outputPath: report)
+            defer { player.stop() }
+            _ = try #require(try display.window(titled: "red-then-blue"), "no main window appeared")
+            Thread.sleep(forTimeInterval: 1)
+
+            try display.press("p", inWindowTitled: "red-then-blue")
+            let small = try #require(try display.window(titled: "picture-in-picture"), "no picture-in-picture window")
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(small.width == 240 && small.height == 180, "picture-in-picture window \(small)")
+            let visible = try display.visibleWindowNames()
+            #expect(visible.contains { $0.contains("picture-in-picture") })
+            #expect(!visible.contains { $0.contains("red-then-blue") }, "the main window should be hidden: \(visible)")
+            let redShot = directory.appendingPathComponent("pip-red.png").path
+            try display.screenshot(to: redShot)
+            let red = try meanColour(of: redShot, in: small)
+            #expect(red.count == 3 && red[0] > 200 && red[1] < 50 && red[2] < 50, "picture-in-picture at ~2 s shows \(red), not red")
+
+            // Back and forth a few times while playing.
+            for _ in 0..<3 {
+                try display.press("p", inWindowTitled: "picture-in-picture")
+                #expect(try waitForWindows(display) { names in names.contains { $0.contains("red-then-blue") } && !names.contains { $0.contains("picture-in-picture") } },
+                        "the main window did not come back")
+                Thread.sleep(forTimeInterval: 0.2)
+                try display.press("p", inWindowTitled: "red-then-blue")
+                #expect(try waitForWindows(display) { names in names.contains { $0.contains("picture-in-picture") } }, "no picture-in-picture again")
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            // Still in picture-in-picture: after 5 s the video is blue, and so is the small window.
+            Thread.sleep(forTimeInterval: 3.5)
+            let blueShot = directory.appendingPathComponent("pip-blue.png").path
+            try display.screenshot(to: blueShot)
+            let blue = try meanColour(of: blueShot, in: small)
+            #expect(blue.count == 3 && blue[2] > 200 && blue[0] < 50 && blue[1] < 50, "picture-in-picture at ~7 s shows \(blue), not blue")
+
+            for _ in 0..<150 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+            #expect(player.exitStatus == 0)
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            let statistics = try #require(json?["statistics"] as? [String: Any])
+            let longest = statistics["longest_frame_interval"] as? Double ?? 1
+            print("picture-in-picture: 7 switches, longest interval between presented frames \(String(format: "%.1f", longest * 1000)) ms, \(statistics["frames_dropped"] ?? "?") dropped, \(statistics["frames_shown"] ?? "?") shown")
+            #expect(statistics["frames_shown"] as? Int == 250)
+            #expect(longest < 0.08, "a gap of \(longest) s: a frame was skipped during a switch")
+        }
+    }
+}
+
+extension PlaybackTests.PictureInPictureTests {
+    @Test(.timeLimit(.minutes(1))) func pipStartsInTheSmallWindow() throws {
+        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        defer { display.stop() }
+        let player = try BackgroundProcess(Paths.reel, ["play", "--pip", "--duration", "3", try Self.redThenBlue()], environment: ["DISPLAY": display.name])
+        defer { player.stop() }
+        _ = try #require(try display.window(titled: "picture-in-picture"), "no picture-in-picture window")
+        #expect(try waitForWindows(display) { names in
+            names.contains { $0.contains("picture-in-picture") } && !names.contains { $0.contains("red-then-blue") }
+        }, "with --pip only the small window shows")
+        for _ in 0..<100 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(player.exitStatus == 0)
+    }
+}

@@ -46,6 +46,9 @@ let package = Package(
             ]
         ),
 
+        // Benchmarks that compare Reel with its peers in one process.
+        .executableTarget(name: "reel-bench", dependencies: ["Reel"]),
+
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         .testTarget(name: "ReelIntegrationTests", dependencies: ["Reel", "reel"]),
     ],

@@ -1,13 +1,14 @@
-/// Fixed-point YUV → RGB coefficients, derived as libswscale derives them
+/// Fixed-point YUV → RGB coefficients in 1/8192, derived as libswscale derives them
 /// (`ff_yuv2rgb_c_init_tables`), so that Reel's conversions equal libswscale's bit-exact
-/// output: Y and chroma enter as 15-bit values, results leave at bit 22.
+/// output. Each fits in 16 bits, as libswscale's do.
 struct YUVToRGBCoefficients: Sendable {
-    var yOffset: Int32
-    var yCoefficient: Int32
-    var vToR: Int32
-    var vToG: Int32
-    var uToG: Int32
-    var uToB: Int32
+    /// What is subtracted from Y first: 16 in limited range, 0 in full.
+    var lumaOffset: Int16
+    var yCoefficient: Int16
+    var vToR: Int16
+    var vToG: Int16
+    var uToG: Int16
+    var uToB: Int16
 
     init(matrix: YUVMatrix, range: ColorRange) {
         // libswscale's table for the matrix: crv, cbu, cgu, cgv in 1/65536.
@@ -24,15 +25,16 @@ struct YUVToRGBCoefficients: Sendable {
             oy = 16 << 16
         }
         yCoefficient = Self.roundToInt16(cy << 13)
-        yOffset = Self.roundToInt16(oy << 9)
+        // libswscale's offset is in 1/512 (`oy << 9`): 16 × 512 or 0.
+        lumaOffset = Int16(oy >> 16)
         vToR = Self.roundToInt16(crv << 13)
         vToG = Self.roundToInt16(cgv << 13)
         uToG = Self.roundToInt16(cgu << 13)
         uToB = Self.roundToInt16(cbu << 13)
     }
 
-    private static func roundToInt16(_ value: Int64) -> Int32 {
-        Int32(min(max((value + (1 << 15)) >> 16, -0x8000), 0x7FFF))
+    private static func roundToInt16(_ value: Int64) -> Int16 {
+        Int16(min(max((value + (1 << 15)) >> 16, -0x8000), 0x7FFF))
     }
 }
 

@@ -1,7 +1,13 @@
 /// 8-bit 4:2:0 (planar or interleaved chroma) to BGRA or RGBA. Each chroma sample
-/// colours its 2×2 block (libswscale's `SWS_POINT`), with libswscale's arithmetic
-/// (`yuv2rgb_full_1_c`): the same bytes as libswscale with
+/// colours its 2×2 block (libswscale's `SWS_POINT`), with libswscale's coefficients and
+/// rounding (`yuv2rgb_full_1_c`): the same bytes as libswscale with
 /// `SWS_POINT | SWS_BITEXACT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT`.
+///
+/// libswscale computes `(512·S + 2²¹) >> 22` in 32 bits, where S is the weighted sum
+/// `(Y−16)·cy + (V−128)·cv…`; that equals `(S + 4096) >> 13`, which needs only 16-bit
+/// multiplies (and so vectorises well) and cannot overflow. libswscale's form does
+/// overflow for a few out-of-range inputs (Y above 235 with extreme chroma), where it
+/// outputs 0 instead of 255; Reel outputs 255.
 enum YUVToRGB {
     /// Chroma of a 4:2:0 picture: where U and V start and how far apart their samples are.
     struct Chroma {
@@ -45,15 +51,91 @@ enum YUVToRGB {
                                                         out: UnsafeMutablePointer<UInt8>, width: Int,
                                                         _ c: YUVToRGBCoefficients) {
         let pairs = width / 2
-        for pair in 0..<pairs {
+        // 16 pixels (8 chroma pairs) at a time in vectors, the rest one pair at a time.
+        var pair = 0
+        while pair + 8 <= pairs {
+            let chromaOffset = pair &* chromaStep
+            let uBlock: SIMD8<UInt8>, vBlock: SIMD8<UInt8>
+            if chromaStep == 2 {
+                // One load of 8 interleaved pairs, from whichever of U and V comes first.
+                let block = UnsafeRawPointer(min(u, v) + chromaOffset).loadUnaligned(as: SIMD16<UInt8>.self)
+                (uBlock, vBlock) = u < v ? (block.evenHalf, block.oddHalf) : (block.oddHalf, block.evenHalf)
+            } else {
+                uBlock = UnsafeRawPointer(u + chromaOffset).loadUnaligned(as: SIMD8<UInt8>.self)
+                vBlock = UnsafeRawPointer(v + chromaOffset).loadUnaligned(as: SIMD8<UInt8>.self)
+            }
+            let lumaBlock = UnsafeRawPointer(y + 2 &* pair).loadUnaligned(as: SIMD16<UInt8>.self)
+            let terms = ChromaVector(u: uBlock, v: vBlock, c)
+            let even = pixels(Order.self, lumaBlock.evenHalf, terms, c)
+            let odd = pixels(Order.self, lumaBlock.oddHalf, terms, c)
+            let output = UnsafeMutableRawPointer(out + 8 &* pair)
+            output.storeBytes(of: SIMD16<UInt32>(lowHalf: interleavedLow(even, odd), highHalf: interleavedHigh(even, odd)), as: SIMD16<UInt32>.self)
+            pair &+= 8
+        }
+        while pair < pairs {
             let chroma = ChromaTerms(u: u[pair &* chromaStep], v: v[pair &* chromaStep], c)
             store(Order.self, y[2 &* pair], chroma, c, out + (8 &* pair))
             store(Order.self, y[2 &* pair &+ 1], chroma, c, out + (8 &* pair &+ 4))
+            pair &+= 1
         }
         if width & 1 == 1 {
             let chroma = ChromaTerms(u: u[pairs &* chromaStep], v: v[pairs &* chromaStep], c)
             store(Order.self, y[width - 1], chroma, c, out + (4 &* (width - 1)))
         }
+    }
+
+    /// ``ChromaTerms`` for 8 chroma pairs, in single precision: every product and sum is
+    /// an integer below 2²⁴, so the float arithmetic is exact (and SSE2 has no 32-bit
+    /// integer multiply to vectorise with).
+    private struct ChromaVector {
+        var red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>
+
+        @inline(__always)
+        init(u: SIMD8<UInt8>, v: SIMD8<UInt8>, _ c: YUVToRGBCoefficients) {
+            let u = floats(u) - 128, v = floats(v) - 128
+            red = v * Float(c.vToR)
+            green = v * Float(c.vToG) + u * Float(c.uToG)
+            blue = u * Float(c.uToB)
+        }
+    }
+
+    /// Bytes as floats through the bits (2²³ + n has n in its mantissa): the standard
+    /// library's generic conversion does not vectorise.
+    @inline(__always)
+    private static func floats(_ bytes: SIMD8<UInt8>) -> SIMD8<Float> {
+        unsafeBitCast(SIMD8<UInt32>(truncatingIfNeeded: bytes) | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
+    }
+
+    /// 8 pixels packed as 32-bit words in memory order.
+    @inline(__always)
+    private static func pixels<Order: RGBByteOrder>(_: Order.Type, _ luma: SIMD8<UInt8>, _ chroma: ChromaVector,
+                                                    _ c: YUVToRGBCoefficients) -> SIMD8<UInt32> {
+        let y = (floats(luma) - Float(c.lumaOffset)) * Float(c.yCoefficient) + 4096
+        let red = channels(y + chroma.red), green = channels(y + chroma.green), blue = channels(y + chroma.blue)
+        let first = Order.red == 0 ? red : blue, third = Order.red == 0 ? blue : red
+        return first | (green &<< 8) | (third &<< 16) | SIMD8<UInt32>(repeating: 0xFF00_0000)
+    }
+
+    /// `clamp(value >> 13, 0, 255)`. Every value lies within ±2.6·10⁶ (checked for each
+    /// matrix and range at their extremes), so 2²³ + 306·8192 + value is an integer in
+    /// [2²³, 2²⁴) whose mantissa holds value + 306·8192 exactly: shifted and unbiased, it
+    /// is the floor of value / 8192, clamped as integers (float comparisons do not
+    /// vectorise in Swift).
+    @inline(__always)
+    private static func channels(_ value: SIMD8<Float>) -> SIMD8<UInt32> {
+        let biased = unsafeBitCast(value + (8_388_608 + 306 * 8192), to: SIMD8<Int32>.self) & 0x7F_FFFF
+        let level = (biased &>> 13) &- 306
+        return SIMD8<UInt32>(truncatingIfNeeded: level.clamped(lowerBound: .zero, upperBound: SIMD8(repeating: 255)))
+    }
+
+    @inline(__always)
+    private static func interleavedLow(_ even: SIMD8<UInt32>, _ odd: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        SIMD8(even[0], odd[0], even[1], odd[1], even[2], odd[2], even[3], odd[3])
+    }
+
+    @inline(__always)
+    private static func interleavedHigh(_ even: SIMD8<UInt32>, _ odd: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        SIMD8(even[4], odd[4], even[5], odd[5], even[6], odd[6], even[7], odd[7])
     }
 
     /// What one chroma pair adds to red, green and blue.
@@ -62,19 +144,17 @@ enum YUVToRGB {
 
         @inline(__always)
         init(u: UInt8, v: UInt8, _ c: YUVToRGBCoefficients) {
-            let u = (Int32(u) &- 128) &<< 9, v = (Int32(v) &- 128) &<< 9
-            red = v &* c.vToR
-            green = v &* c.vToG &+ u &* c.uToG
-            blue = u &* c.uToB
+            let u = Int32(u) &- 128, v = Int32(v) &- 128
+            red = v &* Int32(c.vToR)
+            green = v &* Int32(c.vToG) &+ u &* Int32(c.uToG)
+            blue = u &* Int32(c.uToB)
         }
     }
 
     @inline(__always)
     private static func store<Order: RGBByteOrder>(_: Order.Type, _ luma: UInt8, _ chroma: ChromaTerms,
                                                    _ c: YUVToRGBCoefficients, _ out: UnsafeMutablePointer<UInt8>) {
-        // Wrapping 32-bit arithmetic, as libswscale's (which makes a few out-of-range
-        // BT.2020 inputs overflow there too).
-        let y = ((Int32(luma) &<< 9) &- c.yOffset) &* c.yCoefficient &+ (1 << 21)
+        let y = (Int32(luma) &- Int32(c.lumaOffset)) &* Int32(c.yCoefficient) &+ 4096
         out[Order.red] = channel(y &+ chroma.red)
         out[1] = channel(y &+ chroma.green)
         out[Order.blue] = channel(y &+ chroma.blue)
@@ -83,6 +163,6 @@ enum YUVToRGB {
 
     @inline(__always)
     private static func channel(_ value: Int32) -> UInt8 {
-        UInt8(truncatingIfNeeded: min(max(value, 0), (1 << 30) - 1) &>> 22)
+        UInt8(truncatingIfNeeded: min(max(value &>> 13, 0), 255))
     }
 }

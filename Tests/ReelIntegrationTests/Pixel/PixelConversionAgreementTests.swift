@@ -24,20 +24,34 @@ import Testing
         }
     }
 
+    /// Exact on every legal input. Outside the legal range (Y above 235 with extreme
+    /// chroma) libswscale's 32-bit sum overflows and it outputs 0 where the colour
+    /// saturates; Reel outputs 255 there, and only there.
     @Test(arguments: yuvFormats, rgbFormats)
     func yuvToRGBIsExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
         var rng = SeededGenerator(seed: 11)
+        var overflows = 0
         for matrix in YUVMatrix.allCases {
             for range in Self.ranges {
                 for (width, height) in Self.sizes {
-                    let input = try PixelTestSupport.randomBuffer(source, width: width, height: height, matrix: matrix, range: range, using: &rng)
-                    let ours = try input.converted(to: target)
-                    let reference = try PixelTestSupport.swscale(input, to: target)
-                    let difference = PixelTestSupport.difference(ours, reference)
+                    let legal = try PixelTestSupport.randomBuffer(source, width: width, height: height, matrix: matrix, range: range,
+                                                                  legalRange: true, using: &rng)
+                    let difference = PixelTestSupport.difference(try legal.converted(to: target), try PixelTestSupport.swscale(legal, to: target))
                     #expect(difference.maximum == 0, "\(source)→\(target) \(matrix) \(range) \(width)x\(height): \(difference)")
+
+                    let any = try PixelTestSupport.randomBuffer(source, width: width, height: height, matrix: matrix, range: range, using: &rng)
+                    let ours = try any.converted(to: target), reference = try PixelTestSupport.swscale(any, to: target)
+                    for row in 0..<height {
+                        for index in 0..<(width * 4) where ours.planes[0].row(row)[index] != reference.planes[0].row(row)[index] {
+                            overflows += 1
+                            #expect(ours.planes[0].row(row)[index] == 255 && reference.planes[0].row(row)[index] == 0,
+                                    "\(source)→\(target) \(matrix) \(range) \(width)x\(height) at \(index / 4),\(row)")
+                        }
+                    }
                 }
             }
         }
+        print("\(source)→\(target): exact on legal inputs; \(overflows) bytes of random out-of-range inputs where libswscale overflows to 0")
     }
 
     @Test(arguments: rgbFormats, yuvFormats)
@@ -62,7 +76,7 @@ import Testing
         let rect = PixelRect(x: 6, y: 4, width: 37, height: 23)
         for (source, target) in [(PixelBufferFormat.i420, PixelBufferFormat.bgra), (.nv12, .rgba), (.i420, .nv12),
                                  (.nv21, .i420), (.bgra, .i420), (.rgba, .nv12), (.bgra, .rgba)] {
-            let input = try PixelTestSupport.randomBuffer(source, width: 64, height: 40, matrix: .bt709, using: &rng)
+            let input = try PixelTestSupport.randomBuffer(source, width: 64, height: 40, matrix: .bt709, legalRange: true, using: &rng)
             let ours = try input.converted(to: target, crop: rect)
             let reference = try PixelTestSupport.swscale(PixelTestSupport.view(of: input, rect: rect), to: target)
             #expect(PixelTestSupport.difference(ours, reference).maximum == 0, "\(source)→\(target) crop")

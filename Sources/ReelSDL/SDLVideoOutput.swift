@@ -10,10 +10,9 @@ import ReelFFmpeg
 /// first frame, used only there.
 public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private let title: String
-    private var window: OpaquePointer?
-    private var renderer: OpaquePointer?
-    private var texture: OpaquePointer?
-    private var textureSize = (width: 0, height: 0)
+    private var canvas: SDLCanvas?
+    private var window: OpaquePointer? { canvas?.window }
+    private var renderer: OpaquePointer? { canvas?.renderer }
     private var aspect = 1.0
     private var converter = PictureConverter()
     private var fullscreen = false
@@ -48,7 +47,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         // libswscale converts to RGB with the frame's matrix and range and accurate chroma
         // upsampling; the renderers' own YUV paths are coarser.
         guard let picture = try? converter.convert(frame, to: .bgra, quality: .accurate), let plane = picture.planes.first else { return }
-        SDL_UpdateTexture(texture, nil, plane.baseAddress, Int32(plane.bytesPerRow))
+        guard canvas?.upload(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: frame.width, height: frame.height) == true else { return }
         let sar = frame.sampleAspectRatio.isKnown ? (frame.sampleAspectRatio.doubleValue ?? 1) : 1
         aspect = Double(frame.width) * sar / Double(frame.height)
         hasPicture = true
@@ -109,7 +108,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     /// Shows the small window and hides this one, or the other way round. Both windows
     /// exist from the first frame on, so a switch never holds up the display thread.
     private func togglePictureInPicture() {
-        guard let pictureInPicture, pictureInPicture.window != nil else { return }
+        guard let pictureInPicture, pictureInPicture.exists else { return }
         if pictureInPicture.isShown {
             pictureInPicture.hide()
             SDL_ShowWindow(window)
@@ -123,12 +122,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
 
     public func close() {
         pictureInPicture?.close()
-        if let texture { SDL_DestroyTexture(texture) }
-        if let renderer { SDL_DestroyRenderer(renderer) }
-        if let window { SDL_DestroyWindow(window) }
-        texture = nil
-        renderer = nil
-        window = nil
+        canvas?.destroy()
+        canvas = nil
         SDL_QuitSubSystem(SDL_INIT_VIDEO)
     }
 
@@ -148,42 +143,28 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         }
     }
 
+    /// Opens the window (and the hidden picture-in-picture one) at the first frame.
     private func prepare(width: Int, height: Int) -> Bool {
-        if window == nil {
-            guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { return false }
-            SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
-            // Keys are commands here, not text: no input method in between.
-            SDL_StopTextInput()
-            let position = reel_sdl_windowpos_undefined()
-            window = SDL_CreateWindow(title, position, position, Int32(width), Int32(height) + barHeight,
-                                      SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
-            guard window != nil else { return false }
-            renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue)
-                ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
-            pictureInPicture?.create(videoWidth: width, videoHeight: height)
-        }
-        if texture == nil || textureSize != (width, height) {
-            if let texture { SDL_DestroyTexture(texture) }
-            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
-                                        Int32(width), Int32(height))
-            textureSize = (width, height)
-        }
-        return renderer != nil && texture != nil
+        guard canvas == nil else { return true }
+        guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { return false }
+        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+        // Keys are commands here, not text: no input method in between.
+        SDL_StopTextInput()
+        let position = Int32(reel_sdl_windowpos_undefined())
+        canvas = SDLCanvas(title: title, x: position, y: position, width: Int32(width), height: Int32(height) + barHeight,
+                           flags: SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
+        pictureInPicture?.create(videoWidth: width, videoHeight: height)
+        return canvas != nil
     }
 
     private func draw() {
-        guard let renderer else { return }
+        guard let canvas else { return }
         lastDraw = monotonicSeconds()
-        var width: Int32 = 0, height: Int32 = 0
-        SDL_GetRendererOutputSize(renderer, &width, &height)
-        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
-        SDL_RenderClear(renderer)
-        if hasPicture {
-            var target = Self.letterbox(aspect: aspect, width: Int(width), height: Int(height - barHeight))
-            SDL_RenderCopy(renderer, texture, nil, &target)
-        }
-        drawBar(width: width, height: height)
-        SDL_RenderPresent(renderer)
+        let size = canvas.outputSize
+        canvas.drawPicture(into: hasPicture ? Self.letterbox(aspect: aspect, width: Int(size.width), height: Int(size.height - barHeight))
+                                            : SDL_Rect())
+        drawBar(width: size.width, height: size.height)
+        SDL_RenderPresent(canvas.renderer)
     }
 
     /// The largest rectangle of `aspect` centred in `width`×`height`.

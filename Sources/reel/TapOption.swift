@@ -20,31 +20,27 @@ enum TapOption: Equatable {
 
 /// The writers behind the `--tap` options of one playback.
 final class TapWriters {
-    private var stops: [(name: String, stop: () -> TapError?, summary: () -> String)] = []
+    private var writers: [TapWriter] = []
 
     init(options: [TapOption], tap: FrameTap, every: Int) throws {
         for option in options {
             switch option {
-            case .y4m(let path):
-                let writer = Y4MTapWriter(tap: tap, path: path)
-                stops.append((path, { writer.stop(); return writer.error },
-                              { "\(writer.framesWritten) frames, \(writer.framesDropped) dropped" }))
-            case .png(let directory):
-                let writer = try PNGTapWriter(tap: tap, directory: directory, every: every)
-                stops.append((directory, { writer.stop(); return writer.error },
-                              { "\(writer.framesWritten) frames, \(writer.framesDropped) dropped" }))
+            case .y4m(let path): writers.append(.y4m(tap: tap, path: path))
+            case .png(let directory): writers.append(try .png(tap: tap, directory: directory, every: every))
             }
         }
     }
 
     /// Finishes every writer; the first error, if any.
     func finish(verbose: Bool) -> TapError? {
-        var firstError: TapError?
-        for writer in stops {
-            let error = writer.stop()
-            firstError = firstError ?? error
-            if verbose { FileHandle.standardError.write(Data("tap \(writer.name): \(writer.summary())\n".utf8)) }
+        for writer in writers {
+            writer.stop()
+            if verbose {
+                FileHandle.standardError.write(Data("tap \(writer.destination): \(writer.framesWritten) frames, \(writer.framesDropped) dropped\n".utf8))
+            } else if writer.framesDropped > 0 {
+                FileHandle.standardError.write(Data("reel: tap \(writer.destination): \(writer.framesDropped) frames dropped (it took them slower than playback presented them)\n".utf8))
+            }
         }
-        return firstError
+        return writers.lazy.compactMap(\.error).first
     }
 }

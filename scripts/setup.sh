@@ -8,6 +8,7 @@ packages=(
   openssl               # certificates for the HTTPS test server
   libsdl2-dev           # the player's window and audio device
   xvfb x11-apps xdotool # a real X display for window tests, screenshots (xwd) and input
+  python3-xlib          # window-manager messages (closing a window) in window tests
   mpv                   # the playback benchmark's peer
   nginx-light libnginx-mod-rtmp   # a real RTMP server for the input tests
   libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev

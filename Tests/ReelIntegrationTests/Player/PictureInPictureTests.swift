@@ -62,8 +62,12 @@ extension PlaybackTests {
                 #expect(try waitForWindows(display) { names in names.contains { $0.contains("picture-in-picture") } }, "no picture-in-picture again")
                 Thread.sleep(forTimeInterval: 0.2)
             }
+            // Closing the hidden main window keeps playback going in the small one.
+            try display.close(windowTitled: "red-then-blue")
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(player.isRunning, "closing the main window during picture-in-picture ended playback")
             // Still in picture-in-picture: after 5 s the video is blue, and so is the small window.
-            Thread.sleep(forTimeInterval: 3.5)
+            Thread.sleep(forTimeInterval: 3.2)
             let blueShot = directory.appendingPathComponent("pip-blue.png").path
             try display.screenshot(to: blueShot)
             let blue = try meanColour(of: blueShot, in: small)
@@ -92,6 +96,20 @@ extension PlaybackTests.PictureInPictureTests {
             names.contains { $0.contains("picture-in-picture") } && !names.contains { $0.contains("red-then-blue") }
         }, "with --pip only the small window shows")
         for _ in 0..<100 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(player.exitStatus == 0)
+    }
+}
+
+extension PlaybackTests.PictureInPictureTests {
+    @Test(.timeLimit(.minutes(1))) func closingTheMainWindowOutsidePictureInPictureQuits() throws {
+        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        defer { display.stop() }
+        let player = try BackgroundProcess(Paths.reel, ["play", try Self.redThenBlue()], environment: ["DISPLAY": display.name])
+        defer { player.stop() }
+        _ = try #require(try display.window(titled: "red-then-blue"), "no main window appeared")
+        try display.close(windowTitled: "red-then-blue")
+        for _ in 0..<50 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!player.isRunning, "closing the window did not quit")
         #expect(player.exitStatus == 0)
     }
 }

@@ -53,6 +53,26 @@ extension PlaybackTests {
                 _ = try Processes.run("xdotool", ["keyup", key], timeout: 10, environment: environment)
             }
 
+            /// Asks the window whose name contains `title` to close, as a window manager's
+            /// close button does (a `WM_DELETE_WINDOW` message).
+            func close(windowTitled title: String) throws {
+                let found = try Processes.run("xdotool", ["search", "--name", title], environment: ["DISPLAY": name])
+                guard let id = found.stdout.split(separator: "\n").first else { throw TestSetupError("no window \(title)") }
+                let script = """
+                    import sys
+                    from Xlib import X, display, protocol
+                    d = display.Display(sys.argv[1])
+                    w = d.create_resource_object('window', int(sys.argv[2]))
+                    message = protocol.event.ClientMessage(window=w, client_type=d.intern_atom('WM_PROTOCOLS'),
+                                                           data=(32, [d.intern_atom('WM_DELETE_WINDOW'), X.CurrentTime, 0, 0, 0]))
+                    w.send_event(message, event_mask=0)
+                    d.flush()
+                    """
+                // Debian's own Python, where apt put python3-xlib.
+                let sent = try Processes.run("/usr/bin/python3", ["-c", script, name, String(id)])
+                guard sent.status == 0 else { throw TestSetupError("python3-xlib: \(sent.stderr)") }
+            }
+
             func screenshot(to path: String) throws {
                 let dump = path + ".xwd"
                 let grab = try Processes.run("sh", ["-c", "xwd -root -silent -display \(name) > \(dump)"])

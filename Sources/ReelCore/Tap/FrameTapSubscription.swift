@@ -33,8 +33,12 @@ public final class FrameTapSubscription: @unchecked Sendable {
         self.handler = handler
         mailbox = FrameMailbox(capacity: bufferLimit)
         (samples, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(max(bufferLimit, 1)))
-        if handler != nil { continuation.finish() }
-        continuation.onTermination = { [weak self] _ in self?.cancel() }
+        if handler == nil {
+            // A consumer that stops iterating ends the subscription.
+            continuation.onTermination = { [weak self] _ in self?.cancel() }
+        } else {
+            continuation.finish()
+        }
     }
 
     /// Frames this subscriber lost because it was too slow.

@@ -1,10 +1,26 @@
 import Foundation
+import Reel
 
 // reel-bench pixels [--runs N] [--frames N]: Reel's pixel conversions against their peers.
 let arguments = CommandLine.arguments.dropFirst()
-guard arguments.first == "pixels" else {
-    FileHandle.standardError.write(Data("usage: reel-bench pixels [--runs N] [--frames N]\n".utf8))
+guard arguments.first == "pixels" || arguments.first == "pano" else {
+    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano [--runs N] [--frames N]\n".utf8))
     exit(2)
+}
+if arguments.first == "pano" {
+    let pano = PanoramaBenchmark()
+    for interpolation in PanoramaInterpolation.allCases {
+        for threads in [1, 2] {
+            print(String(format: "map build 1280x720 %@, %d thread(s): exact %.2f ms, interactive %.2f ms", interpolation.rawValue as NSString, threads,
+                         try pano.mapBuildMilliseconds(interpolation: interpolation, threads: threads),
+                         try pano.mapBuildMilliseconds(interpolation: interpolation, precision: .interactive, threads: threads)))
+        }
+        for threads in [1, 2] {
+            print(String(format: "remap 3840x1920 -> 1280x720 %@, %d thread(s): %.1f fps", interpolation.rawValue as NSString, threads,
+                         try pano.remapFramesPerSecond(threads: threads, interpolation: interpolation)))
+        }
+    }
+    exit(0)
 }
 var benchmark = PixelBenchmark()
 if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { benchmark.runs = max(value, 1) }

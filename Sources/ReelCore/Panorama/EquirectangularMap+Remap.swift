@@ -1,47 +1,93 @@
 import Dispatch
 
 extension EquirectangularMap {
-    /// Fills an 8-bit `output` plane (this map's size) from an 8-bit `source` plane (the
-    /// map's source size; a stereo source's eye is a plane view into its region), rows
-    /// split across `threads` threads.
-    public func remap(_ source: PixelPlane, into output: PixelPlane, threads: Int = 1) {
-        precondition(source.rowByteCount >= sourceWidth && source.rowCount >= sourceHeight, "source plane smaller than the map's source")
-        precondition(output.rowByteCount >= width && output.rowCount >= height, "output plane smaller than the map")
+    /// Fills 8-bit `outputs` (this map's size) from 8-bit `sources` (the map's source
+    /// size; a stereo source's eye is a plane view into its region), plane by plane in one
+    /// pass over the map, rows split across `threads` threads. Planes of one size share a
+    /// map (planar RGB, or Y alone); 4:2:0 chroma takes a map of its own size.
+    public func remap(_ sources: [PixelPlane], into outputs: [PixelPlane], threads: Int = 1) {
+        precondition(sources.count == outputs.count && !sources.isEmpty && sources.count <= 4, "one output per source, up to four")
+        for source in sources { precondition(source.rowByteCount >= sourceWidth && source.rowCount >= sourceHeight, "source plane smaller than the map's source") }
+        for output in outputs { precondition(output.rowByteCount >= width && output.rowCount >= height, "output plane smaller than the map") }
         let jobs = max(1, min(threads, height))
         if jobs == 1 {
-            remapRows(0..<height, source, output)
+            remapRows(0..<height, sources, outputs)
         } else {
             DispatchQueue.concurrentPerform(iterations: jobs) { job in
-                remapRows((height * job / jobs)..<(height * (job + 1) / jobs), source, output)
+                remapRows((height * job / jobs)..<(height * (job + 1) / jobs), sources, outputs)
             }
         }
     }
 
-    private func remapRows(_ range: Range<Int>, _ source: PixelPlane, _ output: PixelPlane) {
-        let stride = source.bytesPerRow
-        let base = UnsafePointer<UInt8>(source.row(0))
-        columns.withUnsafeBufferPointer { columns in
-            rows.withUnsafeBufferPointer { rows in
-                weights.withUnsafeBufferPointer { weights in
-                    for y in range {
-                        let line = output.row(y)
-                        var index = y * width * taps
-                        if taps == 1 {
-                            for x in 0..<width {
-                                line[x] = base[Int(rows[index]) &* stride &+ Int(columns[index])]
-                                index &+= 1
-                            }
-                        } else {
-                            for x in 0..<width {
-                                var sum: Int32 = 0
-                                for tap in 0..<4 {
-                                    let sample = base[Int(rows[index &+ tap]) &* stride &+ Int(columns[index &+ tap])]
-                                    sum &+= Int32(weights[index &+ tap]) &* Int32(sample)
-                                }
-                                line[x] = UInt8(truncatingIfNeeded: min(max(sum &>> 14, 0), 255))
-                                index &+= 4
-                            }
+    /// ``remap(_:into:threads:)`` for one plane.
+    public func remap(_ source: PixelPlane, into output: PixelPlane, threads: Int = 1) {
+        remap([source], into: [output], threads: threads)
+    }
+
+    private func remapRows(_ range: Range<Int>, _ sources: [PixelPlane], _ outputs: [PixelPlane]) {
+        if sources.contains(where: { $0.bytesPerRow != sourceStride }) {
+            // Planes of another stride: one at a time, through a copy of the rows they need.
+            for (source, output) in zip(sources, outputs) { remapRowsRestrided(range, source, output) }
+            return
+        }
+        // Plane pointers as plain values: no arrays in the per-pixel loop.
+        let planes = sources.count
+        let s0 = UnsafePointer<UInt8>(sources[0].row(0)), s1 = UnsafePointer<UInt8>(sources[min(1, planes - 1)].row(0))
+        let s2 = UnsafePointer<UInt8>(sources[min(2, planes - 1)].row(0)), s3 = UnsafePointer<UInt8>(sources[min(3, planes - 1)].row(0))
+        offsets.withUnsafeBufferPointer { offsets in
+            weights.withUnsafeBufferPointer { weights in
+                for y in range {
+                    let d0 = outputs[0].row(y), d1 = outputs[min(1, planes - 1)].row(y)
+                    let d2 = outputs[min(2, planes - 1)].row(y), d3 = outputs[min(3, planes - 1)].row(y)
+                    var index = y * width * taps
+                    if taps == 1 {
+                        for x in 0..<width {
+                            let offset = Int(offsets[index])
+                            d0[x] = s0[offset]
+                            if planes > 1 { d1[x] = s1[offset] }
+                            if planes > 2 { d2[x] = s2[offset] }
+                            if planes > 3 { d3[x] = s3[offset] }
+                            index &+= 1
                         }
+                    } else {
+                        for x in 0..<width {
+                            let o0 = Int(offsets[index]), o1 = Int(offsets[index &+ 1])
+                            let o2 = Int(offsets[index &+ 2]), o3 = Int(offsets[index &+ 3])
+                            let w0 = Int32(weights[index]), w1 = Int32(weights[index &+ 1])
+                            let w2 = Int32(weights[index &+ 2]), w3 = Int32(weights[index &+ 3])
+                            @inline(__always) func blend(_ s: UnsafePointer<UInt8>) -> UInt8 {
+                                let sum = w0 &* Int32(s[o0]) &+ w1 &* Int32(s[o1]) &+ w2 &* Int32(s[o2]) &+ w3 &* Int32(s[o3])
+                                return UInt8(truncatingIfNeeded: min(max(sum &>> 14, 0), 255))
+                            }
+                            d0[x] = blend(s0)
+                            if planes > 1 { d1[x] = blend(s1) }
+                            if planes > 2 { d2[x] = blend(s2) }
+                            if planes > 3 { d3[x] = blend(s3) }
+                            index &+= 4
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A source whose stride is not the map's: offsets are split back into rows and columns.
+    private func remapRowsRestrided(_ range: Range<Int>, _ source: PixelPlane, _ output: PixelPlane) {
+        let base = UnsafePointer<UInt8>(source.row(0)), stride = source.bytesPerRow, mapStride = sourceStride
+        offsets.withUnsafeBufferPointer { offsets in
+            weights.withUnsafeBufferPointer { weights in
+                for y in range {
+                    let line = output.row(y)
+                    var index = y * width * taps
+                    for x in 0..<width {
+                        var sum: Int32 = 0
+                        for tap in 0..<taps {
+                            let offset = Int(offsets[index &+ tap])
+                            let sample = Int32(base[(offset / mapStride) &* stride &+ offset % mapStride])
+                            sum &+= taps == 1 ? sample &<< 14 : Int32(weights[index &+ tap]) &* sample
+                        }
+                        line[x] = UInt8(truncatingIfNeeded: min(max(sum &>> 14, 0), 255))
+                        index &+= taps
                     }
                 }
             }

@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,9 +20,10 @@ public struct EquirectangularMap: Sendable {
     public let sourceHeight: Int
     public let width: Int
     public let height: Int
-    /// Per output pixel, `taps` source columns and rows.
-    let columns: [Int16]
-    let rows: [Int16]
+    /// Per output pixel, `taps` source offsets (row × ``sourceStride`` + column).
+    let offsets: [Int32]
+    /// Bytes from one source row to the next that ``offsets`` are for.
+    public let sourceStride: Int
     /// Per output pixel, `taps` weights in 1/16384 (bilinear only).
     let weights: [Int16]
     let taps: Int
@@ -29,69 +31,113 @@ public struct EquirectangularMap: Sendable {
     /// Largest source or output side: v360 keeps coordinates in 16 bits, and so do we.
     public static let maxDimension = 16_384
 
+    /// How the map is computed.
+    public enum Precision: Sendable {
+        /// Every pixel with v360's arithmetic: the pixels v360 picks.
+        case exact
+        /// v360's arithmetic on a grid every 8 pixels, interpolated between (within a
+        /// fraction of a source pixel except right next to a pole): several times faster,
+        /// for following a view that is moving.
+        case interactive
+    }
+
+    /// - Parameters:
+    ///   - sourceStride: bytes between source rows (the width by default); remapping a
+    ///     plane of another stride costs a division per tap.
+    ///   - threads: rows of the map computed in parallel.
     public init(view: PanoramaView, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int,
-                interpolation: PanoramaInterpolation = .bilinear) throws {
+                interpolation: PanoramaInterpolation = .bilinear, sourceStride: Int? = nil,
+                precision: Precision = .exact, threads: Int = 1) throws {
         for side in [sourceWidth, sourceHeight, width, height] where side <= 0 || side > Self.maxDimension {
             throw PanoramaError.invalidSize(side)
         }
         guard view.horizontalFOV > 0, view.horizontalFOV < 180, view.verticalFOV > 0, view.verticalFOV < 180 else {
             throw PanoramaError.invalidFieldOfView(horizontal: view.horizontalFOV, vertical: view.verticalFOV)
         }
+        let stride = sourceStride ?? sourceWidth
+        guard stride >= sourceWidth, stride * sourceHeight <= Int(Int32.max) else { throw PanoramaError.invalidSize(stride) }
+        self.sourceStride = stride
         self.view = view
         self.interpolation = interpolation
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.width = width
         self.height = height
-        taps = interpolation == .nearest ? 1 : 4
-        let count = width * height * taps
-        var columns = [Int16](repeating: 0, count: count), rows = [Int16](repeating: 0, count: count)
-        var weights = [Int16](repeating: 0, count: interpolation == .nearest ? 0 : count)
-        let geometry = Geometry(view: view)
-        let taps = self.taps
-        columns.withUnsafeMutableBufferPointer { columns in
-            rows.withUnsafeMutableBufferPointer { rows in
-                weights.withUnsafeMutableBufferPointer { weights in
-                    for y in 0..<height {
-                        for x in 0..<width {
-                            let (ui, vi, du, dv) = geometry.sourcePosition(x: x, y: y, width: width, height: height,
-                                                                           sourceWidth: sourceWidth, sourceHeight: sourceHeight)
-                            let base = (y * width + x) * taps
-                            if interpolation == .nearest {
-                                // v360's nearest kernel: the cell of its 4×4 window lrintf rounds to.
-                                let column = ui + Int(lrintf(du)), row = vi + Int(lrintf(dv))
-                                columns[base] = Int16(Geometry.reflectX(column, row, sourceWidth, sourceHeight))
-                                rows[base] = Int16(Geometry.reflectY(row, sourceHeight))
-                            } else {
-                                for i in 0..<2 {
-                                    for j in 0..<2 {
-                                        columns[base + i * 2 + j] = Int16(Geometry.reflectX(ui + j, vi + i, sourceWidth, sourceHeight))
-                                        rows[base + i * 2 + j] = Int16(Geometry.reflectY(vi + i, sourceHeight))
-                                    }
-                                }
-                                weights[base] = Int16(lrintf((1 - du) * (1 - dv) * 16385))
-                                weights[base + 1] = Int16(lrintf(du * (1 - dv) * 16385))
-                                weights[base + 2] = Int16(lrintf((1 - du) * dv * 16385))
-                                weights[base + 3] = Int16(lrintf(du * dv * 16385))
+        let taps = interpolation == .nearest ? 1 : 4
+        self.taps = taps
+        var offsets = [Int32](repeating: 0, count: width * height * taps)
+        // Nearest needs no weights (one unused element keeps the pointer below valid).
+        var weights = [Int16](repeating: 0, count: interpolation == .nearest ? 1 : width * height * taps)
+        let geometry = Geometry(view: view, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+        let grid = precision == .interactive ? CoarseGrid(geometry: geometry, step: 8) : nil
+        offsets.withUnsafeMutableBufferPointer { offsetBuffer in
+            weights.withUnsafeMutableBufferPointer { weightBuffer in
+                // Each job writes its own rows.
+                let offsets = SharedPointer(offsetBuffer.baseAddress!)
+                let weights = SharedPointer(weightBuffer.baseAddress!)
+                @Sendable @inline(__always) func offset(_ column: Int, _ row: Int) -> Int32 {
+                    // Inside the picture (nearly always): no reflection, no division.
+                    if row >= 0 && row < sourceHeight && column >= 0 && column < sourceWidth { return Int32(truncatingIfNeeded: row &* stride &+ column) }
+                    return Int32(Geometry.reflectY(row, sourceHeight) * stride + Geometry.reflectX(column, row, sourceWidth, sourceHeight))
+                }
+                @Sendable @inline(__always) func store(x: Int, y: Int, uf: Float, vf: Float) {
+                    // v360: integer cell (floorf; both are ≥ 0 but for rounding), position inside it.
+                    let uiFloat = uf >= 0 ? Float(Int32(uf)) : floorf(uf), viFloat = vf >= 0 ? Float(Int32(vf)) : floorf(vf)
+                    let ui = Int(uiFloat), vi = Int(viFloat), du = uf - uiFloat, dv = vf - viFloat
+                    let base = (y &* width &+ x) &* taps
+                    if taps == 1 {
+                        // v360's nearest kernel: the cell of its 4×4 window lrintf rounds to
+                        // (a fraction in [0, 1) rounds up only above one half: ties go to even).
+                        offsets[base] = offset(ui &+ (du > 0.5 ? 1 : 0), vi &+ (dv > 0.5 ? 1 : 0))
+                    } else {
+                        offsets[base] = offset(ui, vi)
+                        offsets[base &+ 1] = offset(ui &+ 1, vi)
+                        offsets[base &+ 2] = offset(ui, vi &+ 1)
+                        offsets[base &+ 3] = offset(ui &+ 1, vi &+ 1)
+                        weights[base] = Self.roundedWeight((1 - du) * (1 - dv) * 16385)
+                        weights[base &+ 1] = Self.roundedWeight(du * (1 - dv) * 16385)
+                        weights[base &+ 2] = Self.roundedWeight((1 - du) * dv * 16385)
+                        weights[base &+ 3] = Self.roundedWeight(du * dv * 16385)
+                    }
+                }
+                @Sendable func fill(rows: Range<Int>) {
+                    for y in rows {
+                        if let grid {
+                            grid.forEachPixel(inRow: y) { x, uf, vf in store(x: x, y: y, uf: uf, vf: vf) }
+                        } else {
+                            for x in 0..<width {
+                                let (uf, vf) = geometry.sourceCoordinates(x: x, y: y)
+                                store(x: x, y: y, uf: uf, vf: vf)
                             }
                         }
                     }
                 }
+                let jobs = max(1, min(threads, height))
+                DispatchQueue.concurrentPerform(iterations: jobs) { job in
+                    fill(rows: (height * job / jobs)..<(height * (job + 1) / jobs))
+                }
             }
         }
-        self.columns = columns
-        self.rows = rows
+        self.offsets = offsets
         self.weights = weights
     }
 
-    /// v360's geometry for one view.
-    struct Geometry {
+    /// `lrintf` for a weight in [0, 16385]: adding and taking away 1.5·2²³ rounds to the
+    /// nearest integer, ties to even, as the FPU's default mode does.
+    @inline(__always)
+    static func roundedWeight(_ value: Float) -> Int16 {
+        Int16(truncatingIfNeeded: Int32((value + 12_582_912) - 12_582_912))
+    }
+
+    /// v360's geometry for one view, output size and source size.
+    struct Geometry: Sendable {
         /// Rotation quaternion and its conjugate.
         let rotation: (SIMD4<Float>, SIMD4<Float>)
         let flatRange: (Float, Float)
         let equirectRange: (Float, Float)
+        let width: Float, height: Float, sourceWidth: Float, sourceHeight: Float
 
-        init(view: PanoramaView) {
+        init(view: PanoramaView, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int) {
             // Promotions as in C: float × double constant is computed in double, then stored.
             flatRange = (tanf(Float(Double(0.5 as Float * view.horizontalFOV) * Double.pi / 180)),
                          tanf(Float(Double(0.5 as Float * view.verticalFOV) * Double.pi / 180)))
@@ -105,6 +151,10 @@ public struct EquirectangularMap: Sendable {
             let identity = SIMD4<Float>(1, 0, 0, 0)
             let q = Self.multiply(Self.multiply(Self.multiply(identity, yawQ), pitchQ), rollQ)
             rotation = (q, SIMD4<Float>(q[0], -q[1], -q[2], -q[3]))
+            self.width = Float(width)
+            self.height = Float(height)
+            self.sourceWidth = Float(sourceWidth)
+            self.sourceHeight = Float(sourceHeight)
         }
 
         static func multiply(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
@@ -119,14 +169,12 @@ public struct EquirectangularMap: Sendable {
             return SIMD3<Float>(v.x / norm, v.y / norm, v.z / norm)
         }
 
-        /// Where output pixel (x, y) looks in the source: the cell (column, row) and the
-        /// position inside it.
+        /// Where output pixel (x, y) looks in the source, in source pixels (v360's uf, vf).
         @inline(__always)
-        func sourcePosition(x: Int, y: Int, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int)
-            -> (column: Int, row: Int, du: Float, dv: Float) {
+        func sourceCoordinates(x: Int, y: Int) -> (Float, Float) {
             // flat_to_xyz
-            let lx = flatRange.0 * ((2 * Float(x) + 1) / Float(width) - 1)
-            let ly = flatRange.1 * ((2 * Float(y) + 1) / Float(height) - 1)
+            let lx = flatRange.0 * ((2 * Float(x) + 1) / width - 1)
+            let ly = flatRange.1 * ((2 * Float(y) + 1) / height - 1)
             var vector = Self.normalized(SIMD3<Float>(lx, ly, 1))
             // rotate
             let temp = Self.multiply(rotation.0, SIMD4<Float>(0, vector.x, vector.y, vector.z))
@@ -135,10 +183,7 @@ public struct EquirectangularMap: Sendable {
             // xyz_to_equirect
             let phi = atan2f(vector.x, vector.z) / equirectRange.0
             let theta = asinf(vector.y) / equirectRange.1
-            let uf = (0.5 * phi + 0.5) * (Float(sourceWidth) - 1)
-            let vf = (0.5 * theta + 0.5) * (Float(sourceHeight) - 1)
-            let ui = floorf(uf), vi = floorf(vf)
-            return (Int(ui), Int(vi), uf - ui, vf - vi)
+            return ((0.5 * phi + 0.5) * (sourceWidth - 1), (0.5 * theta + 0.5) * (sourceHeight - 1))
         }
 
         /// Across a pole the picture continues half a turn away.
@@ -165,5 +210,17 @@ public enum PanoramaError: Error, Equatable, CustomStringConvertible {
         case .invalidSize(let side): "invalid picture side \(side) (1 to \(EquirectangularMap.maxDimension))"
         case .invalidFieldOfView(let horizontal, let vertical): "invalid field of view \(horizontal)°×\(vertical)° (each between 0 and 180)"
         }
+    }
+}
+
+/// A pointer handed to parallel jobs that each write their own part of the memory.
+struct SharedPointer<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+    init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
+
+    @inline(__always)
+    subscript(index: Int) -> Element {
+        get { base[index] }
+        nonmutating set { base[index] = newValue }
     }
 }

@@ -1,0 +1,58 @@
+import Testing
+@testable import ReelCore
+
+@Suite struct PanoramaMapTests {
+    static func map(_ view: PanoramaView, precision: EquirectangularMap.Precision = .exact, threads: Int = 1,
+                    interpolation: PanoramaInterpolation = .nearest) throws -> EquirectangularMap {
+        try EquirectangularMap(view: view.squarePixels(width: 320, height: 180), sourceWidth: 1024, sourceHeight: 512,
+                               width: 320, height: 180, interpolation: interpolation, precision: precision, threads: threads)
+    }
+
+    @Test func threadsDoNotChangeTheMap() throws {
+        let view = PanoramaView(yaw: 123, pitch: -33, roll: 12, horizontalFOV: 100)
+        for interpolation in PanoramaInterpolation.allCases {
+            let one = try Self.map(view, interpolation: interpolation), two = try Self.map(view, threads: 2, interpolation: interpolation)
+            #expect(one.offsets == two.offsets && one.weights == two.weights)
+        }
+    }
+
+    /// Straight ahead the centre of the view is the centre of the source, and yaw turns
+    /// right: +90° looks at three quarters of the width, and pitch > 0 looks up, toward row 0.
+    @Test func orientationFollowsV360sConventions() throws {
+        func centre(_ view: PanoramaView) throws -> (column: Int, row: Int) {
+            let map = try Self.map(view)
+            let offset = Int(map.offsets[90 * 320 + 160])
+            return (offset % 1024, offset / 1024)
+        }
+        let ahead = try centre(PanoramaView())
+        #expect(abs(ahead.column - 512) <= 1 && abs(ahead.row - 256) <= 1)
+        let right = try centre(PanoramaView(yaw: 90))
+        #expect(abs(right.column - 767) <= 1 && abs(right.row - 256) <= 1)
+        let up = try centre(PanoramaView(pitch: 45))
+        #expect(abs(up.column - 512) <= 1 && abs(up.row - 128) <= 1, "\(up)")   // north is row 0
+    }
+
+    /// The interactive map lands within a source pixel of the exact one away from the
+    /// poles, and mostly on the same pixel.
+    @Test(arguments: [PanoramaView(yaw: 10, pitch: 5, horizontalFOV: 90), PanoramaView(yaw: 179, pitch: -20, roll: 30, horizontalFOV: 110),
+                      PanoramaView(yaw: -60, pitch: 40, horizontalFOV: 60)])
+    func theInteractiveMapStaysNearTheExactOne(view: PanoramaView) throws {
+        let exact = try Self.map(view), fast = try Self.map(view, precision: .interactive)
+        var same = 0, worst = 0
+        for (a, b) in zip(exact.offsets, fast.offsets) {
+            if a == b { same += 1 }
+            var columns = abs(Int(a % 1024) - Int(b % 1024))
+            columns = min(columns, 1024 - columns)
+            worst = max(worst, max(columns, abs(Int(a / 1024) - Int(b / 1024))))
+        }
+        #expect(Double(same) / Double(exact.offsets.count) > 0.9, "\(same) of \(exact.offsets.count) identical")
+        #expect(worst <= 1, "a pixel \(worst) source pixels away")
+    }
+
+    @Test func badViewsAndSizesAreErrors() {
+        #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(horizontalFOV: 0), sourceWidth: 64, sourceHeight: 32, width: 8, height: 8) }
+        #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(horizontalFOV: 180), sourceWidth: 64, sourceHeight: 32, width: 8, height: 8) }
+        #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(), sourceWidth: 0, sourceHeight: 32, width: 8, height: 8) }
+        #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(), sourceWidth: 64, sourceHeight: 32, width: 100_000, height: 8) }
+    }
+}

@@ -56,3 +56,35 @@ import Testing
         #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(), sourceWidth: 64, sourceHeight: 32, width: 100_000, height: 8) }
     }
 }
+
+@Suite struct LensDistortionTests {
+    @Test func knownPointsMapAsTheFormulaSays() {
+        let lens = LensDistortion.cardboard
+        #expect(lens.k1 == 0.441 && lens.k2 == 0.156)
+        for r: Float in [0, 0.25, 0.5, 1, 1.2] {
+            let expected = r * (1 + 0.441 * r * r + 0.156 * r * r * r * r)
+            #expect(abs(lens.distortedRadius(r) - expected) < 1e-6)
+        }
+        let point = lens.sourcePoint(SIMD2(0.6, -0.8))   // r = 1
+        #expect(abs(point.x - 0.6 * 1.597) < 1e-5 && abs(point.y + 0.8 * 1.597) < 1e-5)
+        // Channels spread by their scales.
+        #expect(abs(lens.sourcePoint(SIMD2(1, 0), scale: lens.blue).x - 1.597 * 1.005) < 1e-5)
+    }
+
+    /// The map reads, for a viewport pixel at r half-widths from the centre, the
+    /// undistorted picture at r' / reach half-widths: barrel.
+    @Test func theMapSamplesWhereTheFormulaPoints() throws {
+        let lens = LensDistortion(k1: 0.441, k2: 0.156)
+        let map = try LensDistortionMap(width: 200, height: 200, distortion: lens)
+        #expect(abs(map.reach - lens.distortedRadius(Float(2).squareRoot())) < 1e-4)
+        for x in [100, 130, 160, 190] {
+            let r = (Float(x) + 0.5 - 100) / 100
+            let expected = lens.distortedRadius(r) / map.reach * 100 + 100 - 0.5
+            let origin = Int(map.origins[(100 * 200 + x) * 3 + 1])   // green
+            #expect(abs(Float(origin % 200) - expected.rounded(.down)) <= 1, "column \(x): read \(origin % 200), formula \(expected)")
+        }
+        // Straight lines bend: a column near the edge reads nearer the edge at the top than in the middle.
+        let middle = Int(map.origins[(100 * 200 + 180) * 3 + 1]) % 200, top = Int(map.origins[(10 * 200 + 180) * 3 + 1]) % 200
+        #expect(top > middle)
+    }
+}

@@ -1,0 +1,161 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a panorama view shows and how.
+public struct PanoramaSettings: Sendable, Hashable {
+    public var view: PanoramaView
+    public var stereo: StereoLayout
+    /// Two eyes side by side, warped for a VR viewer's lenses.
+    public var isVR: Bool
+    public var distortion: LensDistortion
+    public var interpolation: PanoramaInterpolation
+
+    public init(view: PanoramaView = PanoramaView(), stereo: StereoLayout = .mono, isVR: Bool = false,
+                distortion: LensDistortion = .cardboard, interpolation: PanoramaInterpolation = .bilinear) {
+        self.view = view
+        self.stereo = stereo
+        self.isVR = isVR
+        self.distortion = distortion
+        self.interpolation = interpolation
+    }
+}
+
+/// Turns equirectangular I420 frames into flat BGRA views (or VR pairs of eyes), keeping
+/// the maps of the current view, and building exact maps in the background while an
+/// interactive view moves.
+public final class PanoramaRenderer: @unchecked Sendable {
+    private let threads: Int
+    private let lock = ConditionLock()
+    private var maps: [MapKey: EquirectangularMap] = [:]
+    private var distortionMaps: [DistortionKey: LensDistortionMap] = [:]
+    private var pending: Set<MapKey> = []
+    private let builder = DispatchQueue(label: "reel.panorama.maps")
+    private let pool = PixelBufferPool(capacity: 4)
+
+    struct MapKey: Hashable {
+        var view: PanoramaView
+        var interpolation: PanoramaInterpolation
+        var source: (width: Int, height: Int, stride: Int)
+        var size: (width: Int, height: Int)
+        static func == (a: MapKey, b: MapKey) -> Bool {
+            a.view == b.view && a.interpolation == b.interpolation && a.source == b.source && a.size == b.size
+        }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(view)
+            hasher.combine(interpolation)
+            hasher.combine(source.width); hasher.combine(source.height); hasher.combine(source.stride)
+            hasher.combine(size.width); hasher.combine(size.height)
+        }
+    }
+
+    struct DistortionKey: Hashable {
+        var width: Int, height: Int
+        var distortion: LensDistortion
+    }
+
+    public init(threads: Int = 2) {
+        self.threads = max(1, threads)
+    }
+
+    /// Renders `source` (I420; a stereo source holds both eyes) as a `width`×`height` BGRA
+    /// picture. With `interactive`, a view whose exact maps are not ready yet is drawn
+    /// from quickly made approximate maps while the exact ones are built in the
+    /// background (the next call uses them).
+    public func render(_ source: PixelBuffer, settings: PanoramaSettings, width: Int, height: Int,
+                       interactive: Bool = false) throws -> PixelBuffer {
+        guard source.format == .i420 else { throw PixelConversionError.unsupportedConversion(from: source.format, to: .i420) }
+        let output = try pool.makeBuffer(format: .bgra, width: width, height: height)
+        if settings.isVR {
+            let eyeWidth = width / 2
+            let distortion = try distortionMap(width: eyeWidth, height: height, distortion: settings.distortion)
+            // The eye's picture reaches as far as the lens warp needs.
+            var eyeView = settings.view
+            let halfWidth = tanf(settings.view.horizontalFOV * .pi / 360) * distortion.reach
+            eyeView.horizontalFOV = min(atanf(halfWidth) * 360 / .pi, 179)
+            eyeView = eyeView.squarePixels(width: eyeWidth, height: height)
+            var picture: PixelBuffer?
+            for (index, eye) in [Eye.left, .right].enumerated() {
+                if picture == nil || settings.stereo != .mono {
+                    picture = try project(source, eye: eye, stereo: settings.stereo, view: eyeView, interpolation: settings.interpolation,
+                                          width: eyeWidth, height: height, interactive: interactive)
+                }
+                distortion.apply(picture!.planes[0], into: output.planes[0], atColumn: index * eyeWidth, redFirst: false)
+            }
+            if width % 2 == 1 { for row in 0..<height { (output.planes[0].row(row) + (width - 1) * 4).update(repeating: 0, count: 4) } }
+        } else {
+            let picture = try project(source, eye: .left, stereo: settings.stereo, view: settings.view,
+                                      interpolation: settings.interpolation, width: width, height: height, interactive: interactive)
+            try picture.convert(into: output)
+        }
+        return output
+    }
+
+    /// One eye's flat view, BGRA.
+    private func project(_ source: PixelBuffer, eye: Eye, stereo: StereoLayout, view: PanoramaView,
+                         interpolation: PanoramaInterpolation, width: Int, height: Int, interactive: Bool) throws -> PixelBuffer {
+        let region = stereo.region(of: eye, width: source.width, height: source.height)
+        let flat = try pool.makeBuffer(format: .i420, width: width, height: height, matrix: source.matrix, range: source.range)
+        for plane in 0..<3 {
+            // Each plane has its own map, at its own size (4:2:0 chroma is half), as v360 does.
+            let scale = plane == 0 ? 1 : 2
+            let input = source.planes[plane], output = flat.planes[plane]
+            let eyePlane = PixelPlane(baseAddress: input.baseAddress + (region.y / scale) * input.bytesPerRow + region.x / scale,
+                                      bytesPerRow: input.bytesPerRow,
+                                      rowByteCount: (region.width + scale - 1) / scale, rowCount: (region.height + scale - 1) / scale)
+            let key = MapKey(view: view, interpolation: interpolation,
+                             source: (eyePlane.rowByteCount, eyePlane.rowCount, eyePlane.bytesPerRow),
+                             size: (output.rowByteCount, output.rowCount))
+            try map(for: key, interactive: interactive).remap(eyePlane, into: output, threads: threads)
+        }
+        let bgra = try pool.makeBuffer(format: .bgra, width: width, height: height)
+        try flat.convert(into: bgra)
+        return bgra
+    }
+
+    /// The exact map for `key` if there is one; otherwise an interactive one now and the
+    /// exact one later (when `interactive`), or the exact one now.
+    private func map(for key: MapKey, interactive: Bool) throws -> EquirectangularMap {
+        if let map = lock.withLock({ maps[key] }) { return map }
+        @Sendable func build(_ precision: EquirectangularMap.Precision) throws -> EquirectangularMap {
+            try EquirectangularMap(view: key.view, sourceWidth: key.source.width, sourceHeight: key.source.height,
+                                   width: key.size.width, height: key.size.height, interpolation: key.interpolation,
+                                   sourceStride: key.source.stride, precision: precision, threads: threads)
+        }
+        guard interactive else {
+            let map = try build(.exact)
+            store(map, for: key)
+            return map
+        }
+        let scheduled = lock.withLock { pending.insert(key).inserted }
+        if scheduled {
+            builder.async { [self] in
+                if let map = try? build(.exact) { store(map, for: key) }
+                _ = lock.withLock { pending.remove(key) }
+            }
+        }
+        return try build(.interactive)
+    }
+
+    /// Keeps the maps of the latest views only (a moving view makes many).
+    private func store(_ map: EquirectangularMap, for key: MapKey) {
+        lock.withLock {
+            if maps.count >= 12 { maps.removeAll() }
+            maps[key] = map
+        }
+    }
+
+    private func distortionMap(width: Int, height: Int, distortion: LensDistortion) throws -> LensDistortionMap {
+        let key = DistortionKey(width: width, height: height, distortion: distortion)
+        if let map = lock.withLock({ distortionMaps[key] }) { return map }
+        let map = try LensDistortionMap(width: width, height: height, distortion: distortion)
+        lock.withLock { distortionMaps = [key: map] }
+        return map
+    }
+
+    /// Whether the exact maps for every view asked for so far are built (tests, benchmarks).
+    public var isSettled: Bool { lock.withLock { pending.isEmpty } }
+}

@@ -23,12 +23,17 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private let barHeight: Int32 = 28
     private let pictureInPicture: SDLPictureInPicture?
     private var startInPictureInPicture: Bool
+    private let panorama: SDLPanoramaControl?
+    /// The frame on screen, kept to draw the 360° view again when it moves while paused.
+    private var lastFrame: VideoFrame?
 
     /// - Parameters:
     ///   - frameTap: the player's tap; without one there is no picture-in-picture.
     ///   - startInPictureInPicture: show the small window instead of this one from the start.
-    public init(title: String, frameTap: FrameTap? = nil, startInPictureInPicture: Bool = false) {
+    ///   - panorama: show equirectangular frames as a 360° view with these settings.
+    public init(title: String, frameTap: FrameTap? = nil, startInPictureInPicture: Bool = false, panorama: PanoramaSettings? = nil) {
         self.title = title
+        self.panorama = panorama.map(SDLPanoramaControl.init(settings:))
         pictureInPicture = frameTap.map(SDLPictureInPicture.init(tap:))
         self.startInPictureInPicture = startInPictureInPicture && frameTap != nil
     }
@@ -43,6 +48,14 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     }
 
     public func present(_ frame: VideoFrame) {
+        if panorama != nil {
+            // A 360° view: a 16:9 window at most 1280 wide, whatever the source's size.
+            let width = min(frame.width, 1280)
+            guard prepare(width: width, height: width * 9 / 16) else { return }
+            lastFrame = frame
+            drawPanorama()
+            return
+        }
         guard prepare(width: frame.width, height: frame.height) else { return }
         // libswscale converts to RGB with the frame's matrix and range and accurate chroma
         // upsampling; the renderers' own YUV paths are coarser.
@@ -65,7 +78,13 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         var event = SDL_Event()
         var redraw = false
         let pictureInPictureID = pictureInPicture?.windowID ?? 0
+        let size = canvas?.outputSize ?? (width: 0, height: 0)
+        var panoramaMoved = false
         while SDL_PollEvent(&event) != 0 {
+            if let panorama, panorama.handle(event, pictureWidth: size.width, pictureHeight: size.height - barHeight) {
+                panoramaMoved = true
+                continue
+            }
             switch SDL_EventType(event.type) {
             case SDL_QUIT: commands.append(.quit)
             case SDL_KEYDOWN where event.key.keysym.sym == SDLK_p.rawValue && pictureInPicture != nil:
@@ -99,10 +118,29 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             redraw = true
         }
         pictureInPicture?.refresh()
+        if let panorama, panoramaMoved || panorama.exactMapsReady || redraw {
+            drawPanorama()
+        }
         // While paused nothing else redraws: keep the display alive at 4 Hz.
         let now = monotonicSeconds()
         if !isInPictureInPicture && (redraw || now - lastDraw > 0.25) { draw() }
         return commands
+    }
+
+    /// Draws the 360° view of the frame on screen at the window's size.
+    private func drawPanorama() {
+        guard let panorama, let frame = lastFrame, let size = canvas?.outputSize else { return }
+        let width = Int(size.width), height = Int(size.height - barHeight)
+        guard let picture = panorama.render(frame, width: width, height: height, interactive: true),
+              canvas?.upload(picture.planes[0].baseAddress, bytesPerRow: picture.planes[0].bytesPerRow, width: width, height: height) == true
+        else { return }
+        aspect = Double(width) / Double(height)
+        hasPicture = true
+        if startInPictureInPicture {
+            startInPictureInPicture = false
+            togglePictureInPicture()
+        }
+        if !isInPictureInPicture { draw() }
     }
 
     /// Shows the small window and hides this one, or the other way round. Both windows

@@ -9,7 +9,8 @@ struct PlayCommand: AsyncParsableCommand {
         discussion: """
             Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, f fullscreen, \
             [ and ] speed, p picture-in-picture (a double click on the small window returns), \
-            q quit; a click on the bar at the bottom seeks.
+            q quit; a click on the bar at the bottom seeks. In a 360° video: drag to look, \
+            arrows or WASD pan, the wheel or +/- zoom (30°–120°), r resets the view, v toggles VR.
             """)
 
     @Argument(help: "A file, or any URL FFmpeg reads.")
@@ -57,6 +58,8 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "Start in picture-in-picture: a small borderless always-on-top window; p switches back.")
     var pip = false
 
+    @OptionGroup(title: "360° video") var panorama: PanoramaOptions
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -68,6 +71,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
         if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
+        try panorama.validate()
         for request in snapshot where Self.parseSnapshot(request) == nil {
             throw ValidationError("--snapshot takes T:FILE, e.g. 2.5:frame.png (got \(request))")
         }
@@ -94,7 +98,8 @@ struct PlayCommand: AsyncParsableCommand {
             player = Player(configuration: configuration, frameTap: frameTap, videoOutput: { headlessVideo },
                             audioOutput: { [untimed] in HeadlessAudioOutput(untimed: untimed) })
         } else {
-            guard let outputs = WindowOutputs.make(title: "Reel — \(input)", frameTap: frameTap, pictureInPicture: pip) else {
+            let settings = try panorama.settings(for: input)
+            guard let outputs = WindowOutputs.make(title: "Reel — \(input)", frameTap: frameTap, pictureInPicture: pip, panorama: settings) else {
                 throw fail("no display to open a window on (DISPLAY is not set); run with --headless to play without one")
             }
             player = Player(configuration: configuration, frameTap: frameTap, videoOutput: outputs.video, audioOutput: outputs.audio)

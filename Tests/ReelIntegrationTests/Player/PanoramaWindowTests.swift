@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+extension PlaybackTests {
+    /// The 360° view in a real window (Xvfb): its picture against ffmpeg's v360, dragging,
+    /// and VR mode.
+    @Suite(.serialized) struct PanoramaWindowTests {
+        static func equirectangular() throws -> String {
+            try Fixtures.made("equirect-768x384.mp4", [
+                "-f", "lavfi", "-i", "testsrc=size=768x384:rate=25:duration=4",
+                "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"])
+        }
+
+        static func checkerboard() throws -> String {
+            try Fixtures.made("equirect-checkerboard.mp4", [
+                "-f", "lavfi", "-i", "nullsrc=size=1024x512:rate=25:duration=2,geq=lum='if(mod(floor(X/32)+floor(Y/32)\\,2)\\,235\\,16)':cb=128:cr=128",
+                "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p"])
+        }
+
+        /// ffmpeg's picture of the view: v360 with bilinear maps, then RGB as the window
+        /// converts (chroma from its 2×2 block, libswscale's bit-exact path).
+        static func reference(_ clip: String, yaw: Float, pitch: Float = 0, width: Int, height: Int, to path: String) throws {
+            let verticalFOV = 2 * atan(tan(Double.pi / 4) * Double(height) / Double(width)) * 180 / Double.pi
+            let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-ss", "1", "-i", clip, "-frames:v", "1", "-vf",
+                                                    "v360=input=e:output=flat:yaw=\(yaw):pitch=\(pitch):h_fov=90:v_fov=\(Float(verticalFOV)):w=\(width):h=\(height):interp=linear,"
+                                                    + "scale=flags=neighbor+bitexact+accurate_rnd+full_chroma_int,format=rgb24", path])
+            guard made.status == 0 else { throw TestSetupError(made.stderr) }
+        }
+
+        static func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
+            let graph = "[0]crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y),format=rgb24[a];[1]format=rgb24[b];[a][b]psnr"
+            let result = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", shot, "-i", reference, "-lavfi", graph, "-f", "null", "-"])
+            guard let range = result.stderr.range(of: "average:") else { throw TestSetupError("no PSNR in: \(result.stderr)") }
+            let value = result.stderr[range.upperBound...].prefix { !$0.isWhitespace }
+            return value == "inf" ? .infinity : Double(value) ?? 0
+        }
+
+        @Test(.timeLimit(.minutes(2))) func theViewMatchesV360AndDraggingTurnsIt() throws {
+            let display = try WindowTests.VirtualDisplay()
+            defer { display.stop() }
+            let clip = try Self.equirectangular()
+            let directory = try Paths.temporaryDirectory()
+            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "1", "--projection", "equirect", clip],
+                                               environment: ["DISPLAY": display.name])
+            defer { player.stop() }
+            let window = try #require(try display.window(titled: "equirect-768x384"), "no window appeared")
+            let picture = (x: window.x, y: window.y, width: 768, height: 432)
+            #expect(window.width == 768 && window.height == 432 + 28, "window \(window)")
+            Thread.sleep(forTimeInterval: 1)
+
+            let before = directory.appendingPathComponent("before.png").path, expectedBefore = directory.appendingPathComponent("v360-0.png").path
+            try display.screenshot(to: before)
+            try Self.reference(clip, yaw: 0, width: 768, height: 432, to: expectedBefore)
+            let initial = try Self.psnr(before, crop: picture, against: expectedBefore)
+            print("360° window at yaw 0 against v360: PSNR \(initial) dB")
+            #expect(initial >= 40, "PSNR \(initial) dB")
+
+            // Drag the world 96 px to the left: the view turns right by 96 × 90° / 768.
+            let environment = ["DISPLAY": display.name]
+            _ = try Processes.run("xdotool", ["mousemove", "\(window.x + 500)", "\(window.y + 200)"], environment: environment)
+            _ = try Processes.run("xdotool", ["mousedown", "1"], environment: environment)
+            for step in 1...4 {
+                _ = try Processes.run("xdotool", ["mousemove", "\(window.x + 500 - 24 * step)", "\(window.y + 200)"], environment: environment)
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            _ = try Processes.run("xdotool", ["mouseup", "1"], environment: environment)
+            Thread.sleep(forTimeInterval: 1)   // the exact maps replace the interactive ones
+            let after = directory.appendingPathComponent("after.png").path, expectedAfter = directory.appendingPathComponent("v360-turned.png").path
+            try display.screenshot(to: after)
+            try Self.reference(clip, yaw: 96 * 90 / 768, width: 768, height: 432, to: expectedAfter)
+            let turned = try Self.psnr(after, crop: picture, against: expectedAfter)
+            let notTurned = try Self.psnr(after, crop: picture, against: expectedBefore)
+            print("after dragging 96 px: PSNR \(turned) dB against v360 at yaw 11.25°, \(notTurned) dB against yaw 0")
+            #expect(turned >= 40, "PSNR \(turned) dB against the expected view")
+            #expect(notTurned < 30, "the view did not turn")
+        }
+
+        @Test(.timeLimit(.minutes(2))) func vrModeBendsStraightLines() throws {
+            let display = try WindowTests.VirtualDisplay()
+            defer { display.stop() }
+            let clip = try Self.checkerboard()
+            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--projection", "equirect", "--vr", clip],
+                                               environment: ["DISPLAY": display.name])
+            defer { player.stop() }
+            let window = try #require(try display.window(titled: "equirect-checkerboard"), "no window appeared")
+            Thread.sleep(forTimeInterval: 1.5)
+            let artifacts = Paths.cache.appendingPathComponent("test-artifacts")
+            try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+            let shot = artifacts.appendingPathComponent("vr-checkerboard.png").path
+            try display.screenshot(to: shot)
+            print("VR screenshot kept at \(shot)")
+            // The left eye's rows: where luma crosses the middle, row by row.
+            let eyeWidth = window.width / 2, eyeHeight = window.height - 28
+            let raw = artifacts.appendingPathComponent("vr-left-eye.gray").path
+            let cut = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", shot, "-vf",
+                                                   "crop=\(eyeWidth):\(eyeHeight):\(window.x):\(window.y),format=gray", "-f", "rawvideo", raw])
+            try #require(cut.status == 0, "\(cut.stderr)")
+            let gray = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+            func edges(row: Int) -> [Int] {
+                (1..<eyeWidth).filter { x in (gray[row * eyeWidth + x - 1] < 128) != (gray[row * eyeWidth + x] < 128) }
+            }
+            // Corners stay black (the warp reaches beyond the picture there).
+            #expect(gray[2 * eyeWidth + 2] < 20 && gray[(eyeHeight - 3) * eyeWidth + eyeWidth - 3] < 20)
+            // A checker edge right of the centre sits further out near the top than in the
+            // middle in a flat view; bent inward (barrel), it sits further in.
+            let middle = edges(row: eyeHeight / 2).filter { $0 > eyeWidth * 3 / 4 }.first
+            let upper = edges(row: eyeHeight / 5).filter { $0 > eyeWidth * 3 / 4 - 20 }.first
+            print("VR left eye: outer edge at x=\(middle ?? -1) in the middle row, x=\(upper ?? -1) a fifth down")
+            let m = try #require(middle), u = try #require(upper)
+            #expect(u < m - 2, "the outer edge is not curved: \(u) vs \(m)")
+        }
+    }
+}

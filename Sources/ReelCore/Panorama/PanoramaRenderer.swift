@@ -94,9 +94,25 @@ public final class PanoramaRenderer: @unchecked Sendable {
         return output
     }
 
+    /// The flat view of `source` (I420) as I420, for encoding: no colour conversion.
+    public func renderFlat(_ source: PixelBuffer, settings: PanoramaSettings, width: Int, height: Int) throws -> PixelBuffer {
+        guard source.format == .i420 else { throw PixelConversionError.unsupportedConversion(from: source.format, to: .i420) }
+        return try projectYUV(source, eye: .left, stereo: settings.stereo, view: settings.view, interpolation: settings.interpolation,
+                              width: width, height: height, interactive: false)
+    }
+
     /// One eye's flat view, BGRA.
     private func project(_ source: PixelBuffer, eye: Eye, stereo: StereoLayout, view: PanoramaView,
                          interpolation: PanoramaInterpolation, width: Int, height: Int, interactive: Bool) throws -> PixelBuffer {
+        let flat = try projectYUV(source, eye: eye, stereo: stereo, view: view, interpolation: interpolation, width: width, height: height,
+                                  interactive: interactive)
+        let bgra = try pool.makeBuffer(format: .bgra, width: width, height: height)
+        try flat.convert(into: bgra)
+        return bgra
+    }
+
+    private func projectYUV(_ source: PixelBuffer, eye: Eye, stereo: StereoLayout, view: PanoramaView,
+                            interpolation: PanoramaInterpolation, width: Int, height: Int, interactive: Bool) throws -> PixelBuffer {
         let region = stereo.region(of: eye, width: source.width, height: source.height)
         let flat = try pool.makeBuffer(format: .i420, width: width, height: height, matrix: source.matrix, range: source.range)
         for plane in 0..<3 {
@@ -111,9 +127,7 @@ public final class PanoramaRenderer: @unchecked Sendable {
                              size: (output.rowByteCount, output.rowCount))
             try map(for: key, interactive: interactive).remap(eyePlane, into: output, threads: threads)
         }
-        let bgra = try pool.makeBuffer(format: .bgra, width: width, height: height)
-        try flat.convert(into: bgra)
-        return bgra
+        return flat
     }
 
     /// The exact map for `key` if there is one; otherwise an interactive one now and the

@@ -1,0 +1,165 @@
+import CFFmpeg
+import ReelCore
+
+/// Writes a video file with libavformat: I420 pictures encoded with libx264 (constant
+/// quality), and optionally one stream copied packet by packet from an input (audio).
+public final class VideoFileWriter {
+    /// How the video is encoded.
+    public struct Settings: Sendable {
+        public var width: Int
+        public var height: Int
+        /// Timestamps of the pictures given to ``write(_:pts:)`` count in this unit.
+        public var timeBase: Rational
+        public var frameRate: Rational
+        /// libx264's constant rate factor: 0 is lossless, 18 visually so, 23 its default.
+        public var crf: Int
+        public var preset: String
+
+        public init(width: Int, height: Int, timeBase: Rational, frameRate: Rational, crf: Int = 18, preset: String = "veryfast") {
+            self.width = width
+            self.height = height
+            self.timeBase = timeBase
+            self.frameRate = frameRate
+            self.crf = crf
+            self.preset = preset
+        }
+    }
+
+    private let path: String
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var encoder: UnsafeMutablePointer<AVCodecContext>?
+    private var videoStream: UnsafeMutablePointer<AVStream>?
+    private var copiedStream: UnsafeMutablePointer<AVStream>?
+    private var copiedTimeBase = AVRational(num: 1, den: 1)
+    private var copiedIndex: Int?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var finished = false
+
+    /// - Parameters:
+    ///   - copying: a stream of `demuxer` whose packets ``write(copied:)`` will take (audio).
+    public init(path: String, video settings: Settings, copying copiedStreamIndex: Int? = nil, of demuxer: Demuxer? = nil) throws {
+        self.path = path
+        guard settings.width > 0, settings.height > 0, settings.width % 2 == 0, settings.height % 2 == 0 else {
+            throw fail("the size must be positive and even, got \(settings.width)x\(settings.height)")
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        var code = avformat_alloc_output_context2(&context, nil, nil, path)
+        guard code >= 0, let context else { throw fail("no container for this file name (\(ffmpegErrorText(code)))") }
+        format = context
+        guard let codec = avcodec_find_encoder_by_name("libx264") else { throw fail("libavcodec has no libx264 encoder") }
+        guard let encoder = avcodec_alloc_context3(codec), let stream = avformat_new_stream(context, nil) else { throw fail("out of memory") }
+        self.encoder = encoder
+        videoStream = stream
+        encoder.pointee.width = Int32(settings.width)
+        encoder.pointee.height = Int32(settings.height)
+        encoder.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        encoder.pointee.time_base = AVRational(num: Int32(settings.timeBase.numerator), den: Int32(settings.timeBase.denominator))
+        encoder.pointee.framerate = AVRational(num: Int32(settings.frameRate.numerator), den: Int32(settings.frameRate.denominator))
+        if context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 { encoder.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        var options: OpaquePointer?
+        av_dict_set(&options, "crf", "\(settings.crf)", 0)
+        av_dict_set(&options, "preset", settings.preset, 0)
+        code = avcodec_open2(encoder, codec, &options)
+        av_dict_free(&options)
+        guard code >= 0 else { throw fail("cannot open libx264 (\(ffmpegErrorText(code)))") }
+        avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
+        stream.pointee.time_base = encoder.pointee.time_base
+
+        if let index = copiedStreamIndex, let demuxer, index >= 0, index < Int(demuxer.context.pointee.nb_streams) {
+            let input = demuxer.context.pointee.streams[index]!
+            guard let output = avformat_new_stream(context, nil) else { throw fail("out of memory") }
+            avcodec_parameters_copy(output.pointee.codecpar, input.pointee.codecpar)
+            output.pointee.codecpar.pointee.codec_tag = 0
+            output.pointee.time_base = input.pointee.time_base
+            copiedStream = output
+            copiedTimeBase = input.pointee.time_base
+            copiedIndex = index
+        }
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            code = avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE)
+            guard code >= 0 else { throw fail(ffmpegErrorText(code)) }
+        }
+        code = avformat_write_header(context, nil)
+        guard code >= 0 else { throw fail("cannot write the header (\(ffmpegErrorText(code)))") }
+        frame = av_frame_alloc()
+        packet = av_packet_alloc()
+        guard let frame, packet != nil else { throw fail("out of memory") }
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(settings.width)
+        frame.pointee.height = Int32(settings.height)
+        guard av_frame_get_buffer(frame, 0) >= 0 else { throw fail("out of memory") }
+    }
+
+    deinit {
+        if let format, !finished, format.pointee.pb != nil, format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&format.pointee.pb) }
+        avcodec_free_context(&encoder)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avformat_free_context(format)
+    }
+
+    /// Encodes an I420 picture of the writer's size shown at `pts` (in the settings' time base).
+    public func write(_ picture: PixelBuffer, pts: Int64) throws {
+        guard let frame, let encoder, picture.format == .i420, picture.width == Int(encoder.pointee.width),
+              picture.height == Int(encoder.pointee.height) else { throw fail("pictures must be I420 of the output size") }
+        guard av_frame_make_writable(frame) >= 0 else { throw fail("out of memory") }
+        let targets = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
+        let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self)) }
+        for plane in 0..<3 {
+            let source = picture.planes[plane]
+            guard let target = targets[plane] else { throw fail("no picture buffer") }
+            let stride = Int(strides[plane])
+            for row in 0..<source.rowCount { (target + row * stride).update(from: source.row(row), count: source.rowByteCount) }
+        }
+        frame.pointee.pts = pts
+        try send(frame)
+    }
+
+    /// Writes a packet of the copied stream, its timestamps carried over.
+    public func write(copied packet: Packet) throws {
+        guard let copiedStream, let format, packet.streamIndex == copiedIndex, let box = packet.owner as? PacketBox,
+              let clone = av_packet_clone(box.packet) else { return }
+        var owned: UnsafeMutablePointer<AVPacket>? = clone
+        defer { av_packet_free(&owned) }
+        clone.pointee.stream_index = copiedStream.pointee.index
+        av_packet_rescale_ts(clone, copiedTimeBase, copiedStream.pointee.time_base)
+        clone.pointee.pos = -1
+        let code = av_interleaved_write_frame(format, clone)
+        guard code >= 0 else { throw fail(ffmpegErrorText(code)) }
+    }
+
+    /// Drains the encoder and finishes the file.
+    public func finish() throws {
+        guard !finished, let format else { return }
+        try send(nil)
+        let code = av_write_trailer(format)
+        if format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&format.pointee.pb) }
+        finished = true
+        guard code >= 0 else { throw fail(ffmpegErrorText(code)) }
+    }
+
+    private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
+        guard let encoder, let packet, let format, let videoStream else { return }
+        var code = avcodec_send_frame(encoder, frame)
+        guard code >= 0 else { throw fail("libx264: \(ffmpegErrorText(code))") }
+        while true {
+            code = avcodec_receive_packet(encoder, packet)
+            if code == FFmpegCode.again || code == FFmpegCode.endOfFile { return }
+            guard code >= 0 else { throw fail("libx264: \(ffmpegErrorText(code))") }
+            packet.pointee.stream_index = videoStream.pointee.index
+            // A packet without a duration shortens the track by a frame (its edit list
+            // ends where the last frame starts): one frame period.
+            if packet.pointee.duration <= 0, encoder.pointee.framerate.num > 0 {
+                packet.pointee.duration = av_rescale_q(1, av_inv_q(encoder.pointee.framerate), encoder.pointee.time_base)
+            }
+            av_packet_rescale_ts(packet, encoder.pointee.time_base, videoStream.pointee.time_base)
+            code = av_interleaved_write_frame(format, packet)
+            guard code >= 0 else { throw fail(ffmpegErrorText(code)) }
+        }
+    }
+
+    private func fail(_ detail: String) -> InputError {
+        InputError(.other, operation: .open, url: path, detail: "cannot write: \(detail)")
+    }
+}

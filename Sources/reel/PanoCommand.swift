@@ -25,9 +25,9 @@ struct PanoRenderCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The flat video to write (.mp4, .mkv, .mov).")
     var output: String
 
-    @Option(help: "Degrees; > 0 looks right.") var yaw: Float = 0
-    @Option(help: "Degrees; > 0 looks up.") var pitch: Float = 0
-    @Option(help: "Degrees; > 0 turns clockwise.") var roll: Float = 0
+    @Option(parsing: .unconditional, help: "Degrees; > 0 looks right.") var yaw: Float = 0
+    @Option(parsing: .unconditional, help: "Degrees; > 0 looks up.") var pitch: Float = 0
+    @Option(parsing: .unconditional, help: "Degrees; > 0 turns clockwise.") var roll: Float = 0
     @Option(help: "Horizontal field of view, degrees (1 to 179).") var fov: Float = 90
     @Option(help: "Output size, WxH (even numbers).") var size: String = "1280x720"
     @Option(help: "Keyframes of time → yaw, pitch, fov (JSON).") var path: String?

@@ -9,13 +9,13 @@ struct PanoramaOptions: ParsableArguments {
     @Option(help: "Stereo layout of the source: tb (left eye on top), lr or mono; by default from the metadata.")
     var stereo: String?
 
-    @Option(help: "Initial view, degrees (> 0 looks right); by default the metadata's pose.")
+    @Option(parsing: .unconditional, help: "Initial view, degrees (> 0 looks right); by default the metadata's pose.")
     var yaw: Float?
 
-    @Option(help: "Initial view, degrees (> 0 looks up).")
+    @Option(parsing: .unconditional, help: "Initial view, degrees (> 0 looks up).")
     var pitch: Float?
 
-    @Option(help: "Initial view, degrees (> 0 turns clockwise).")
+    @Option(parsing: .unconditional, help: "Initial view, degrees (> 0 turns clockwise).")
     var roll: Float?
 
     @Option(help: "Horizontal field of view, degrees (30 to 120).")

@@ -8,7 +8,8 @@ guard arguments.first == "pixels" || arguments.first == "pano" else {
     exit(2)
 }
 if arguments.first == "pano" {
-    let pano = PanoramaBenchmark()
+    var pano = PanoramaBenchmark()
+    if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { pano.runs = max(value, 1) }
     for interpolation in PanoramaInterpolation.allCases {
         for threads in [1, 2] {
             print(String(format: "map build 1280x720 %@, %d thread(s): exact %.2f ms, interactive %.2f ms", interpolation.rawValue as NSString, threads,

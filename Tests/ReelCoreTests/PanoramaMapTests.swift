@@ -88,3 +88,29 @@ import Testing
         #expect(top > middle)
     }
 }
+
+extension PanoramaMapTests {
+    /// A plane whose stride differs from the map's gives the same picture, for both kernels
+    /// and looking across the seam and down at a pole.
+    @Test(arguments: PanoramaInterpolation.allCases)
+    func anyStrideGivesTheSamePicture(interpolation: PanoramaInterpolation) throws {
+        let view = PanoramaView(yaw: 178, pitch: -70, horizontalFOV: 100).squarePixels(width: 64, height: 40)
+        let map = try EquirectangularMap(view: view, sourceWidth: 256, sourceHeight: 128, width: 64, height: 40, interpolation: interpolation)
+        var rng = SystemRandomNumberGenerator()
+        let packed = HeapStorage(byteCount: 256 * 128), padded = HeapStorage(byteCount: 300 * 128)
+        for row in 0..<128 {
+            for column in 0..<256 {
+                let value = UInt8.random(in: 0...255, using: &rng)
+                packed.bytes[row * 256 + column] = value
+                padded.bytes[row * 300 + column] = value
+            }
+        }
+        let outputs = [HeapStorage(byteCount: 64 * 40), HeapStorage(byteCount: 64 * 40)]
+        func plane(_ storage: HeapStorage, stride: Int, width: Int, height: Int) -> PixelPlane {
+            PixelPlane(baseAddress: storage.bytes.baseAddress!, bytesPerRow: stride, rowByteCount: width, rowCount: height)
+        }
+        map.remap(plane(packed, stride: 256, width: 256, height: 128), into: plane(outputs[0], stride: 64, width: 64, height: 40))
+        map.remap(plane(padded, stride: 300, width: 256, height: 128), into: plane(outputs[1], stride: 64, width: 64, height: 40))
+        #expect(Array(outputs[0].bytes) == Array(outputs[1].bytes))
+    }
+}

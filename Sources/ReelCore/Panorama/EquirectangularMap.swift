@@ -20,8 +20,11 @@ public struct EquirectangularMap: Sendable {
     public let sourceHeight: Int
     public let width: Int
     public let height: Int
-    /// Per output pixel, `taps` source offsets (row × ``sourceStride`` + column).
+    /// Per output pixel, the source offset (row × ``sourceStride`` + column) of the pixel
+    /// (nearest) or of the top-left of the 2×2 block (bilinear); a bilinear block that
+    /// wraps round the seam or a pole is −(k + 1): its four offsets are `irregular[4k…]`.
     let offsets: [Int32]
+    let irregular: [Int32]
     /// Bytes from one source row to the next that ``offsets`` are for.
     public let sourceStride: Int
     /// Per output pixel, `taps` weights in 1/16384 (bilinear only).
@@ -118,7 +121,24 @@ public struct EquirectangularMap: Sendable {
                 }
             }
         }
-        self.offsets = offsets
+        if taps == 1 {
+            self.offsets = offsets
+            irregular = []
+        } else {
+            // Nearly every block is (o, o + 1, o + stride, o + stride + 1): one offset.
+            var compact = [Int32](repeating: 0, count: width * height), irregular: [Int32] = []
+            for pixel in 0..<(width * height) {
+                let o = offsets[pixel * 4]
+                if offsets[pixel * 4 + 1] == o + 1 && offsets[pixel * 4 + 2] == o + Int32(stride) && offsets[pixel * 4 + 3] == o + Int32(stride) + 1 {
+                    compact[pixel] = o
+                } else {
+                    compact[pixel] = -Int32(irregular.count / 4) - 1
+                    irregular += offsets[(pixel * 4)..<(pixel * 4 + 4)]
+                }
+            }
+            self.offsets = compact
+            self.irregular = irregular
+        }
         self.weights = weights
     }
 

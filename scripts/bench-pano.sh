@@ -22,16 +22,17 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 v360="v360=input=e:output=flat:yaw=30:pitch=10:h_fov=90:v_fov=58.715508:w=1280:h=720:interp=linear"
 pipeline() { ffmpeg -nostdin -v error -threads 1 -filter_threads "$1" -stream_loop $loops -f rawvideo -pix_fmt gbrp -s 3840x1920 -i "$raw" -vf "$2" -f null -; }
 
-.build/release/reel-bench pano --runs "$runs" > /tmp/reel-bench-pano.txt
-grep "map build" /tmp/reel-bench-pano.txt
+.build/release/reel-bench pano --runs "$runs" | grep "map build"
 for threads in 1 2; do
-  with=() without=()
+  with=() without=() reel=()
   for ((run = 1; run <= runs; run++)); do
+    # Alternate, so that neither always runs on a warmer or cooler machine.
+    reel+=("$(.build/release/reel-bench pano-remap "$threads")")
     with+=("$(seconds pipeline "$threads" "$v360")")
     without+=("$(seconds pipeline "$threads" null)")
   done
+  reel_fps=$(printf '%s\n' "${reel[@]}" | median)
   v360_fps=$(awk -v a="$(printf '%s\n' "${with[@]}" | median)" -v b="$(printf '%s\n' "${without[@]}" | median)" -v n=$((frames * (loops + 1))) 'BEGIN { printf "%.1f", n / (a - b) }')
-  reel_fps=$(awk -v t="$threads" '/remap 3840x1920 -> 1280x720 bilinear/ && $0 ~ (", " t " thread") { print $(NF - 1) }' /tmp/reel-bench-pano.txt)
-  awk -v r="$reel_fps" -v v="$v360_fps" -v t="$threads" 'BEGIN {
-    printf "remap 3840x1920 -> 1280x720 bilinear, %d thread(s): reel %.1f fps, v360 %.1f fps, ratio %.2f (target >= 2)\n", t, r, v, r / v }'
+  awk -v r="$reel_fps" -v v="$v360_fps" -v t="$threads" -v k="$runs" 'BEGIN {
+    printf "remap 3840x1920 -> 1280x720 bilinear, %d thread(s), median of %d runs: reel %.1f fps, v360 %.1f fps, ratio %.2f (target >= 2)\n", t, k, r, v, r / v }'
 done

@@ -3,6 +3,13 @@ import Reel
 
 // reel-bench pixels [--runs N] [--frames N]: Reel's pixel conversions against their peers.
 let arguments = CommandLine.arguments.dropFirst()
+// reel-bench pano-remap THREADS: one figure, for scripts that alternate with a peer.
+if arguments.first == "pano-remap", let threads = arguments.dropFirst().first.flatMap({ Int($0) }) {
+    var pano = PanoramaBenchmark()
+    pano.runs = 3
+    print(String(format: "%.1f", try pano.remapFramesPerSecond(threads: threads, interpolation: .bilinear)))
+    exit(0)
+}
 guard arguments.first == "pixels" || arguments.first == "pano" else {
     FileHandle.standardError.write(Data("usage: reel-bench pixels|pano [--runs N] [--frames N]\n".utf8))
     exit(2)

@@ -111,3 +111,33 @@ extension PlaybackTests {
         }
     }
 }
+
+extension PlaybackTests.PanoramaWindowTests {
+    /// A file whose spherical metadata says equirectangular opens as a 360° view at the
+    /// metadata's initial pose, without being told; `--projection flat` overrides it.
+    @Test(.timeLimit(.minutes(2))) func sphericalMetadataOpensTheViewAtItsPose() throws {
+        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        defer { display.stop() }
+        let directory = try Paths.temporaryDirectory()
+        let tagged = directory.appendingPathComponent("tagged-equirect.mp4")
+        try FileManager.default.copyItem(atPath: try Self.equirectangular(), toPath: tagged.path)
+        try MP4Patches.addSphericalV2(tagged, stereoMode: 0, yaw: 45, pitch: 0, roll: 0)
+
+        let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "1", tagged.path], environment: ["DISPLAY": display.name])
+        let window = try #require(try display.window(titled: "tagged-equirect"), "no window appeared")
+        #expect(window.width == 768 && window.height == 432 + 28, "a 360° view opens 16:9: \(window)")
+        Thread.sleep(forTimeInterval: 1)
+        let shot = directory.appendingPathComponent("pose.png").path, expected = directory.appendingPathComponent("v360-45.png").path
+        try display.screenshot(to: shot)
+        try Self.reference(tagged.path, yaw: 45, width: 768, height: 432, to: expected)
+        let quality = try Self.psnr(shot, crop: (window.x, window.y, 768, 432), against: expected)
+        #expect(quality >= 40, "the initial view is not the metadata's pose: PSNR \(quality) dB")
+        player.stop()
+
+        let flat = try BackgroundProcess(Paths.reel, ["play", "--pause", "--projection", "flat", tagged.path], environment: ["DISPLAY": display.name])
+        defer { flat.stop() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let plain = try #require(try display.window(titled: "tagged-equirect"), "no window appeared")
+        #expect(plain.width == 768 && plain.height == 384 + 28, "--projection flat shows the picture as it is: \(plain)")
+    }
+}

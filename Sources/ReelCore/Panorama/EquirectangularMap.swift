@@ -68,7 +68,9 @@ public struct EquirectangularMap: Sendable {
         self.height = height
         let taps = interpolation == .nearest ? 1 : 4
         self.taps = taps
-        var offsets = [Int32](repeating: 0, count: width * height * taps)
+        var offsets = [Int32](repeating: 0, count: width * height)
+        // Blocks that wrap round a pole (rare): (pixel, four offsets), numbered afterwards.
+        let irregularBlocks = LockedList<(Int, [Int32])>()
         // Nearest needs no weights (one unused element keeps the pointer below valid).
         var weights = [Int16](repeating: 0, count: interpolation == .nearest ? 1 : width * height * taps)
         let geometry = Geometry(view: view, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
@@ -87,16 +89,18 @@ public struct EquirectangularMap: Sendable {
                     // v360: integer cell (floorf; both are ≥ 0 but for rounding), position inside it.
                     let uiFloat = uf >= 0 ? Float(Int32(uf)) : floorf(uf), viFloat = vf >= 0 ? Float(Int32(vf)) : floorf(vf)
                     let ui = Int(uiFloat), vi = Int(viFloat), du = uf - uiFloat, dv = vf - viFloat
-                    let base = (y &* width &+ x) &* taps
+                    let pixel = y &* width &+ x, base = pixel &* taps
                     if taps == 1 {
                         // v360's nearest kernel: the cell of its 4×4 window lrintf rounds to
                         // (a fraction in [0, 1) rounds up only above one half: ties go to even).
-                        offsets[base] = offset(ui &+ (du > 0.5 ? 1 : 0), vi &+ (dv > 0.5 ? 1 : 0))
+                        offsets[pixel] = offset(ui &+ (du > 0.5 ? 1 : 0), vi &+ (dv > 0.5 ? 1 : 0))
                     } else {
-                        offsets[base] = offset(ui, vi)
-                        offsets[base &+ 1] = offset(ui &+ 1, vi)
-                        offsets[base &+ 2] = offset(ui, vi &+ 1)
-                        offsets[base &+ 3] = offset(ui &+ 1, vi &+ 1)
+                        if ui >= 0 && ui &+ 1 < sourceWidth && vi >= 0 && vi &+ 1 < sourceHeight {
+                            // The usual block: (o, o + 1, o + stride, o + stride + 1), one offset.
+                            offsets[pixel] = Int32(truncatingIfNeeded: vi &* stride &+ ui)
+                        } else {
+                            irregularBlocks.append((pixel, [offset(ui, vi), offset(ui &+ 1, vi), offset(ui, vi &+ 1), offset(ui &+ 1, vi &+ 1)]))
+                        }
                         weights[base] = Self.roundedWeight((1 - du) * (1 - dv) * 16385)
                         weights[base &+ 1] = Self.roundedWeight(du * (1 - dv) * 16385)
                         weights[base &+ 2] = Self.roundedWeight((1 - du) * dv * 16385)
@@ -121,24 +125,13 @@ public struct EquirectangularMap: Sendable {
                 }
             }
         }
-        if taps == 1 {
-            self.offsets = offsets
-            irregular = []
-        } else {
-            // Nearly every block is (o, o + 1, o + stride, o + stride + 1): one offset.
-            var compact = [Int32](repeating: 0, count: width * height), irregular: [Int32] = []
-            for pixel in 0..<(width * height) {
-                let o = offsets[pixel * 4]
-                if offsets[pixel * 4 + 1] == o + 1 && offsets[pixel * 4 + 2] == o + Int32(stride) && offsets[pixel * 4 + 3] == o + Int32(stride) + 1 {
-                    compact[pixel] = o
-                } else {
-                    compact[pixel] = -Int32(irregular.count / 4) - 1
-                    irregular += offsets[(pixel * 4)..<(pixel * 4 + 4)]
-                }
-            }
-            self.offsets = compact
-            self.irregular = irregular
+        var irregular: [Int32] = []
+        for (pixel, block) in irregularBlocks.items.sorted(by: { $0.0 < $1.0 }) {
+            offsets[pixel] = -Int32(irregular.count / 4) - 1
+            irregular += block
         }
+        self.offsets = offsets
+        self.irregular = irregular
         self.weights = weights
     }
 
@@ -243,4 +236,12 @@ struct SharedPointer<Element>: @unchecked Sendable {
         get { base[index] }
         nonmutating set { base[index] = newValue }
     }
+}
+
+/// A list that parallel jobs append to under a lock (for rare items).
+final class LockedList<Element>: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var storage: [Element] = []
+    func append(_ element: Element) { lock.withLock { storage.append(element) } }
+    var items: [Element] { lock.withLock { storage } }
 }

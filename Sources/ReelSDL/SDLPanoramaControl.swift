@@ -37,7 +37,7 @@ final class SDLPanoramaControl {
                 try converter.convert(frame, into: source, flags: .reelExact)
             }
             let picture = try renderer.render(source, settings: settings, width: width, height: height, interactive: interactive)
-            awaitingExactMaps = interactive && !renderer.isSettled
+            awaitingExactMaps = renderer.lastRenderWasApproximate
             return picture
         } catch {
             return nil

@@ -114,3 +114,22 @@ extension PanoramaMapTests {
         #expect(Array(outputs[0].bytes) == Array(outputs[1].bytes))
     }
 }
+
+@Suite struct PanoramaRendererTests {
+    /// A top-bottom stereo source: the flat view comes from the top half (left eye) only;
+    /// in VR the right eye comes from the bottom half.
+    @Test func stereoSourcesShowOneEye() throws {
+        let source = try PixelBuffer(format: .i420, width: 256, height: 256)
+        for row in 0..<256 { source.planes[0].row(row).update(repeating: row < 128 ? 60 : 200, count: 256) }
+        for plane in 1...2 { for row in 0..<128 { source.planes[plane].row(row).update(repeating: 128, count: 128) } }
+        let renderer = PanoramaRenderer(threads: 2)
+        var settings = PanoramaSettings(view: PanoramaView(horizontalFOV: 90).squarePixels(width: 64, height: 36), stereo: .topBottom)
+        let flat = try renderer.render(source, settings: settings, width: 64, height: 36)
+        let grey = Int(flat.planes[0].row(18)[32 * 4])
+        #expect(abs(grey - (60 - 16) * 255 / 219) <= 1, "flat view from the top half: \(grey)")
+        settings.isVR = true
+        let pair = try renderer.render(source, settings: settings, width: 128, height: 36)
+        let left = Int(pair.planes[0].row(18)[32 * 4]), right = Int(pair.planes[0].row(18)[96 * 4])
+        #expect(abs(left - (60 - 16) * 255 / 219) <= 1 && abs(right - (200 - 16) * 255 / 219) <= 1, "eyes \(left), \(right)")
+    }
+}

@@ -57,6 +57,10 @@ public final class PanoramaRenderer: @unchecked Sendable {
         var distortion: LensDistortion
     }
 
+    /// Whether the last ``render(_:settings:width:height:interactive:)`` drew with
+    /// approximate maps (draw again once ``isSettled``).
+    public private(set) var lastRenderWasApproximate = false
+
     public init(threads: Int = 2) {
         self.threads = max(1, threads)
     }
@@ -68,6 +72,7 @@ public final class PanoramaRenderer: @unchecked Sendable {
     public func render(_ source: PixelBuffer, settings: PanoramaSettings, width: Int, height: Int,
                        interactive: Bool = false) throws -> PixelBuffer {
         guard source.format == .i420 else { throw PixelConversionError.unsupportedConversion(from: source.format, to: .i420) }
+        lastRenderWasApproximate = false
         let output = try pool.makeBuffer(format: .bgra, width: width, height: height)
         if settings.isVR {
             let eyeWidth = width / 2
@@ -151,6 +156,7 @@ public final class PanoramaRenderer: @unchecked Sendable {
                 _ = lock.withLock { pending.remove(key) }
             }
         }
+        lastRenderWasApproximate = true
         return try build(.interactive)
     }
 

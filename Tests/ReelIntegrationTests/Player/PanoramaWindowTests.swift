@@ -73,6 +73,24 @@ extension PlaybackTests {
             print("after dragging 96 px: PSNR \(turned) dB against v360 at yaw 11.25°, \(notTurned) dB against yaw 0")
             #expect(turned >= 40, "PSNR \(turned) dB against the expected view")
             #expect(notTurned < 30, "the view did not turn")
+
+            // r resets the view; d turns right 5°, w looks up 5°, + narrows the view 5°.
+            func check(_ keys: [String], yaw: Float, pitch: Float, fov: Float, _ name: String) throws {
+                for key in keys { try display.press(key, inWindowTitled: "equirect-768x384") }
+                Thread.sleep(forTimeInterval: 1)
+                let shot = directory.appendingPathComponent("\(name).png").path, expected = directory.appendingPathComponent("v360-\(name).png").path
+                try display.screenshot(to: shot)
+                let verticalFOV = 2 * atan(tan(Double(fov) * Double.pi / 360) * 432 / 768) * 180 / Double.pi
+                let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-ss", "1", "-i", clip, "-frames:v", "1", "-vf",
+                                                        "v360=input=e:output=flat:yaw=\(yaw):pitch=\(pitch):h_fov=\(fov):v_fov=\(Float(verticalFOV)):w=768:h=432:interp=linear,"
+                                                        + "scale=flags=neighbor+bitexact+accurate_rnd+full_chroma_int,format=rgb24", expected])
+                try #require(made.status == 0, "\(made.stderr)")
+                let quality = try Self.psnr(shot, crop: picture, against: expected)
+                print("360° window after \(keys): PSNR \(quality) dB against v360 yaw \(yaw) pitch \(pitch) fov \(fov)")
+                #expect(quality >= 40, "\(keys): PSNR \(quality) dB")
+            }
+            try check(["r"], yaw: 0, pitch: 0, fov: 90, "reset")
+            try check(["d", "w", "plus"], yaw: 5, pitch: 5, fov: 85, "keys")
         }
 
         @Test(.timeLimit(.minutes(2))) func vrModeBendsStraightLines() throws {

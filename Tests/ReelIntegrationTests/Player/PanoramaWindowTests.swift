@@ -28,11 +28,7 @@ extension PlaybackTests {
         }
 
         static func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
-            let graph = "[0]crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y),format=rgb24[a];[1]format=rgb24[b];[a][b]psnr"
-            let result = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", shot, "-i", reference, "-lavfi", graph, "-f", "null", "-"])
-            guard let range = result.stderr.range(of: "average:") else { throw TestSetupError("no PSNR in: \(result.stderr)") }
-            let value = result.stderr[range.upperBound...].prefix { !$0.isWhitespace }
-            return value == "inf" ? .infinity : Double(value) ?? 0
+            try WindowTests.psnr(shot, crop: crop, against: reference)
         }
 
         @Test(.timeLimit(.minutes(2))) func theViewMatchesV360AndDraggingTurnsIt() throws {

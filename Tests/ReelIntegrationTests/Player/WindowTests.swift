@@ -83,7 +83,7 @@ extension PlaybackTests {
         }
 
         /// PSNR (dB) of a crop of `shot` against `reference`, by ffmpeg's psnr filter.
-        private func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
+        static func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
             let graph = "[0]crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y),format=rgb24[a];[1]scale=\(crop.width):\(crop.height),format=rgb24[b];[a][b]psnr"
             let result = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", shot, "-i", reference, "-lavfi", graph, "-f", "null", "-"])
             guard let range = result.stderr.range(of: "average:") else { throw TestSetupError("no PSNR in: \(result.stderr)") }
@@ -110,7 +110,7 @@ extension PlaybackTests {
             Thread.sleep(forTimeInterval: 0.5)
             let shot = directory.appendingPathComponent("shot.png").path
             try display.screenshot(to: shot)
-            let quality = try psnr(shot, crop: (window.x, window.y, 320, 240), against: reference)
+            let quality = try Self.psnr(shot, crop: (window.x, window.y, 320, 240), against: reference)
             #expect(quality >= 35, "screenshot PSNR \(quality) dB")
             print("window screenshot against ffmpeg's frame at 3.2 s: PSNR \(String(format: "%.1f", quality)) dB")
 

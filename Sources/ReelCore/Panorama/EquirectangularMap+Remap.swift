@@ -60,17 +60,22 @@ extension EquirectangularMap {
                             }
                             continue
                         }
+                        let packedWeights = UnsafeRawPointer(weights.baseAddress!)
                         for x in 0..<width {
-                            let pixel = first &+ x, w = pixel &* 4
-                            let w0 = Int32(weights[w]), w1 = Int32(weights[w &+ 1]), w2 = Int32(weights[w &+ 2]), w3 = Int32(weights[w &+ 3])
+                            let pixel = first &+ x
+                            // The four weights in one load.
+                            let four = packedWeights.loadUnaligned(fromByteOffset: pixel &* 8, as: UInt64.self)
+                            let w0 = Int32(Int16(truncatingIfNeeded: four)), w1 = Int32(Int16(truncatingIfNeeded: four &>> 16))
+                            let w2 = Int32(Int16(truncatingIfNeeded: four &>> 32)), w3 = Int32(Int16(truncatingIfNeeded: four &>> 48))
                             let corner = Int(offsets[pixel])
                             if corner >= 0 {
-                                // The usual block: two 16-bit loads per plane.
+                                // The usual block: two 16-bit loads per plane. Weights are ≥ 0
+                                // and sum to at most 16387, so the result needs no clamping.
                                 @inline(__always) func blend(_ s: UnsafePointer<UInt8>) -> UInt8 {
                                     let top = UnsafeRawPointer(s + corner).loadUnaligned(as: UInt16.self)
                                     let bottom = UnsafeRawPointer(s + (corner &+ stride)).loadUnaligned(as: UInt16.self)
                                     let sum = w0 &* Int32(top & 0xFF) &+ w1 &* Int32(top &>> 8) &+ w2 &* Int32(bottom & 0xFF) &+ w3 &* Int32(bottom &>> 8)
-                                    return UInt8(truncatingIfNeeded: min(max(sum &>> 14, 0), 255))
+                                    return UInt8(truncatingIfNeeded: sum &>> 14)
                                 }
                                 d0[x] = blend(s0)
                                 if planes > 1 { d1[x] = blend(s1) }

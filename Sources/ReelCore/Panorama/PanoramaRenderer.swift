@@ -92,9 +92,8 @@ public final class PanoramaRenderer: @unchecked Sendable {
             }
             if width % 2 == 1 { for row in 0..<height { (output.planes[0].row(row) + (width - 1) * 4).update(repeating: 0, count: 4) } }
         } else {
-            let picture = try project(source, eye: .left, stereo: settings.stereo, view: settings.view,
-                                      interpolation: settings.interpolation, width: width, height: height, interactive: interactive)
-            try picture.convert(into: output)
+            try projectYUV(source, eye: .left, stereo: settings.stereo, view: settings.view, interpolation: settings.interpolation,
+                           width: width, height: height, interactive: interactive).convert(into: output)
         }
         return output
     }

@@ -24,6 +24,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private let pictureInPicture: SDLPictureInPicture?
     private var startInPictureInPicture: Bool
     private let panorama: SDLPanoramaControl?
+    private let frameTap: FrameTap?
     /// The frame on screen, kept to draw the 360° view again when it moves while paused.
     private var lastFrame: VideoFrame?
 
@@ -34,6 +35,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     public init(title: String, frameTap: FrameTap? = nil, startInPictureInPicture: Bool = false, panorama: PanoramaSettings? = nil) {
         self.title = title
         self.panorama = panorama.map(SDLPanoramaControl.init(settings:))
+        self.frameTap = frameTap
         pictureInPicture = frameTap.map(SDLPictureInPicture.init(tap:))
         self.startInPictureInPicture = startInPictureInPicture && frameTap != nil
     }
@@ -127,7 +129,11 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         return commands
     }
 
-    /// Draws the 360° view of the frame on screen at the window's size.
+    /// A 360° view taps the view it draws.
+    public var feedsFrameTap: Bool { panorama != nil }
+
+    /// Draws the 360° view of the frame on screen at the window's size, and hands it to
+    /// the frame tap (picture-in-picture then shows the view too).
     private func drawPanorama() {
         guard let panorama, let frame = lastFrame, let size = canvas?.outputSize else { return }
         let width = Int(size.width), height = Int(size.height - barHeight)
@@ -136,6 +142,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         else { return }
         aspect = Double(width) / Double(height)
         hasPicture = true
+        frameTap?.deliver(picture.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe))
         if startInPictureInPicture {
             startInPictureInPicture = false
             togglePictureInPicture()

@@ -134,7 +134,7 @@ struct DisplayLoop {
     private mutating func show(_ frame: VideoFrame, pts: Double, duration: Double, serial: Int, at now: Double, output: VideoOutput) {
         _ = session.videoFrames.take(timeout: 0)
         output.present(frame)
-        session.frameTap?.deliver(frame)
+        if !output.feedsFrameTap { session.frameTap?.deliver(frame) }
         lastShown = (pts, duration)
         let shownAt = monotonicSeconds()
         let latency = shownAt - session.openedAt

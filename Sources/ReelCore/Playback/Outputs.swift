@@ -19,6 +19,13 @@ public protocol VideoOutput: AnyObject {
     /// input; returns what the user asked for.
     func idle(status: PlaybackStatus) -> [UserCommand]
     func close()
+    /// True when the output hands the player's frame tap what it shows itself (a 360°
+    /// view shows a rendering, not the decoded frame); the player then does not.
+    var feedsFrameTap: Bool { get }
+}
+
+extension VideoOutput {
+    public var feedsFrameTap: Bool { false }
 }
 
 /// Something that plays audio by pulling it, as a sound card does.

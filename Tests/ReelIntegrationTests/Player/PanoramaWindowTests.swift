@@ -155,3 +155,20 @@ extension PlaybackTests.PanoramaWindowTests {
         #expect(plain.width == 768 && plain.height == 384 + 28, "--projection flat shows the picture as it is: \(plain)")
     }
 }
+
+extension PlaybackTests.PanoramaWindowTests {
+    /// A 360° view taps what it shows: the frame tap (and so a y4m tap, or
+    /// picture-in-picture) carries the 768×432 view, not the 768×384 equirectangular frame.
+    @Test(.timeLimit(.minutes(1))) func theTapCarriesTheView() throws {
+        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        defer { display.stop() }
+        let y4m = try Paths.temporaryDirectory().appendingPathComponent("view.y4m").path
+        let result = try Processes.run(Paths.reel, ["play", "--projection", "equirect", "--duration", "1", "--tap", "y4m:\(y4m)", try Self.equirectangular()],
+                                       timeout: 60, environment: ["DISPLAY": display.name])
+        #expect(result.status == 0, "\(result.stderr)")
+        let header = String(decoding: try FileHandle(forReadingFrom: URL(fileURLWithPath: y4m)).read(upToCount: 40) ?? Data(), as: UTF8.self)
+        #expect(header.hasPrefix("YUV4MPEG2 W768 H432 "), "\(header)")
+        let frames = try Processes.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", y4m])
+        #expect((Int(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 10, "views in a second: \(frames.stdout)")
+    }
+}

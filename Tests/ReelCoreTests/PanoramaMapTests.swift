@@ -116,6 +116,25 @@ extension PanoramaMapTests {
 }
 
 @Suite struct PanoramaRendererTests {
+    /// While a view moves, pictures come from approximate maps and the exact ones are
+    /// built in the background; once they are in, the picture is the exact one.
+    @Test func interactivePicturesSettleOnTheExactOnes() async throws {
+        let source = try PixelBuffer(format: .i420, width: 512, height: 256)
+        for plane in source.planes { for row in 0..<plane.rowCount { for x in 0..<plane.rowByteCount { plane.row(row)[x] = UInt8((x * 7 + row * 13) & 0xFF) } } }
+        let settings = PanoramaSettings(view: PanoramaView(yaw: 33, pitch: 12, horizontalFOV: 80).squarePixels(width: 160, height: 90))
+        let exact = try PanoramaRenderer(threads: 2).render(source, settings: settings, width: 160, height: 90)
+        let renderer = PanoramaRenderer(threads: 2)
+        _ = try renderer.render(source, settings: settings, width: 160, height: 90, interactive: true)
+        #expect(renderer.lastRenderWasApproximate)
+        for _ in 0..<500 where !renderer.isSettled { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(renderer.isSettled)
+        let settled = try renderer.render(source, settings: settings, width: 160, height: 90, interactive: true)
+        #expect(!renderer.lastRenderWasApproximate)
+        for row in 0..<90 {
+            #expect(Array(UnsafeBufferPointer(start: settled.planes[0].row(row), count: 640)) == Array(UnsafeBufferPointer(start: exact.planes[0].row(row), count: 640)))
+        }
+    }
+
     /// A top-bottom stereo source: the flat view comes from the top half (left eye) only;
     /// in VR the right eye comes from the bottom half.
     @Test func stereoSourcesShowOneEye() throws {

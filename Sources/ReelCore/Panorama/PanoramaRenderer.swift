@@ -26,7 +26,7 @@ public struct PanoramaSettings: Sendable, Hashable {
 
 /// Turns equirectangular I420 frames into flat BGRA views (or VR pairs of eyes), keeping
 /// the maps of the current view, and building exact maps in the background while an
-/// interactive view moves.
+/// interactive view moves. Render from one thread at a time.
 public final class PanoramaRenderer: @unchecked Sendable {
     private let threads: Int
     private let lock = ConditionLock()

@@ -30,7 +30,23 @@ enum RGBToYUV {
         for row in 0..<height {
             let pixels = UnsafePointer(source.row(origin.y + row) + origin.x * 4)
             let luma = destination.luma.row(row)
-            for x in 0..<width {
+            var x = 0
+            if !fullRange {
+                // 8 pixels at a time: Σ coefficient × channel is below 2²³, exact in floats;
+                // libswscale's ((256 Σ + 2²⁷ + 2¹⁶) >> 17, doubled, + 64) >> 7 is
+                // ((Σ + 524544) >> 9 + 32) >> 6, which stays within 0…255.
+                let ry = Float(c.ry), gy = Float(c.gy), by = Float(c.by)
+                while x + 8 <= width {
+                    let block = UnsafeRawPointer(pixels + (4 &* x)).loadUnaligned(as: SIMD32<UInt8>.self)
+                    let even = block.evenHalf, green = block.oddHalf.evenHalf
+                    let red = Order.red == 0 ? even.evenHalf : even.oddHalf, blue = Order.red == 0 ? even.oddHalf : even.evenHalf
+                    let sum = exactFloats(red) * ry + exactFloats(green) * gy + exactFloats(blue) * by
+                    let levels = ((exactIntegers(sum, bias: 524_544) &>> 9) &+ 32) &>> 6
+                    for lane in 0..<8 { luma[x &+ lane] = UInt8(truncatingIfNeeded: levels[lane]) }
+                    x &+= 8
+                }
+            }
+            while x < width {
                 let pixel = pixels + (4 &* x)
                 let value = (UInt32(bitPattern: c.ry) &<< 8) &* UInt32(pixel[Order.red])
                     &+ (UInt32(bitPattern: c.gy) &<< 8) &* UInt32(pixel[1])
@@ -38,6 +54,7 @@ enum RGBToYUV {
                 var y15 = min(Int32(truncatingIfNeeded: value &>> 17) &* 2, 32767)
                 if fullRange { y15 = (min(y15, 30189) &* 19077 &- 39057361) &>> 14 }
                 luma[x] = output(y15)
+                x &+= 1
             }
         }
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2

@@ -92,25 +92,18 @@ enum YUVToRGB {
 
         @inline(__always)
         init(u: SIMD8<UInt8>, v: SIMD8<UInt8>, _ c: YUVToRGBCoefficients) {
-            let u = floats(u) - 128, v = floats(v) - 128
+            let u = exactFloats(u) - 128, v = exactFloats(v) - 128
             red = v * Float(c.vToR)
             green = v * Float(c.vToG) + u * Float(c.uToG)
             blue = u * Float(c.uToB)
         }
     }
 
-    /// Bytes as floats through the bits (2²³ + n has n in its mantissa): the standard
-    /// library's generic conversion does not vectorise.
-    @inline(__always)
-    private static func floats(_ bytes: SIMD8<UInt8>) -> SIMD8<Float> {
-        unsafeBitCast(SIMD8<UInt32>(truncatingIfNeeded: bytes) | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
-    }
-
     /// 8 pixels packed as 32-bit words in memory order.
     @inline(__always)
     private static func pixels<Order: RGBByteOrder>(_: Order.Type, _ luma: SIMD8<UInt8>, _ chroma: ChromaVector,
                                                     _ c: YUVToRGBCoefficients) -> SIMD8<UInt32> {
-        let y = (floats(luma) - Float(c.lumaOffset)) * Float(c.yCoefficient) + 4096
+        let y = (exactFloats(luma) - Float(c.lumaOffset)) * Float(c.yCoefficient) + 4096
         let red = channels(y + chroma.red), green = channels(y + chroma.green), blue = channels(y + chroma.blue)
         let first = Order.red == 0 ? red : blue, third = Order.red == 0 ? blue : red
         return first | (green &<< 8) | (third &<< 16) | SIMD8<UInt32>(repeating: 0xFF00_0000)
@@ -123,7 +116,7 @@ enum YUVToRGB {
     /// vectorise in Swift).
     @inline(__always)
     private static func channels(_ value: SIMD8<Float>) -> SIMD8<UInt32> {
-        let biased = unsafeBitCast(value + (8_388_608 + 306 * 8192), to: SIMD8<Int32>.self) & 0x7F_FFFF
+        let biased = SIMD8<Int32>(truncatingIfNeeded: exactIntegers(value, bias: 306 * 8192))
         let level = (biased &>> 13) &- 306
         return SIMD8<UInt32>(truncatingIfNeeded: level.clamped(lowerBound: .zero, upperBound: SIMD8(repeating: 255)))
     }

@@ -22,7 +22,9 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     /// Height of the bar at the bottom, pixels.
     private let barHeight: Int32 = 28
     private let pictureInPicture: SDLPictureInPicture?
-    private var startInPictureInPicture: Bool
+    /// A switch to or from picture-in-picture waits for the next presented frame, so that
+    /// its window round trips use the time until the following one instead of delaying it.
+    private var switchRequested: Bool
     private let panorama: SDLPanoramaControl?
     private let frameTap: FrameTap?
     /// The frame on screen, kept to draw the 360° view again when it moves while paused.
@@ -37,7 +39,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         self.panorama = panorama.map(SDLPanoramaControl.init(settings:))
         self.frameTap = frameTap
         pictureInPicture = frameTap.map(SDLPictureInPicture.init(tap:))
-        self.startInPictureInPicture = startInPictureInPicture && frameTap != nil
+        switchRequested = startInPictureInPicture && frameTap != nil
     }
 
     private var isInPictureInPicture: Bool { pictureInPicture?.isShown == true }
@@ -66,11 +68,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         let sar = frame.sampleAspectRatio.isKnown ? (frame.sampleAspectRatio.doubleValue ?? 1) : 1
         aspect = Double(frame.width) * sar / Double(frame.height)
         hasPicture = true
-        if startInPictureInPicture {
-            startInPictureInPicture = false
-            togglePictureInPicture()
-        }
         if !isInPictureInPicture { draw() }
+        performRequestedSwitch()
     }
 
     public func idle(status: PlaybackStatus) -> [UserCommand] {
@@ -90,20 +89,20 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             switch SDL_EventType(event.type) {
             case SDL_QUIT: commands.append(.quit)
             case SDL_KEYDOWN where event.key.keysym.sym == SDLK_p.rawValue && pictureInPicture != nil:
-                togglePictureInPicture()
+                switchRequested.toggle()
             case SDL_KEYDOWN: commands += Self.command(forKey: event.key.keysym.sym)
             case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_CLOSE.rawValue):
                 // Closing the main window while the small one shows keeps playing there;
                 // closing the small one returns to the main window.
                 if event.window.windowID == pictureInPictureID {
-                    togglePictureInPicture()
+                    switchRequested = true
                 } else if isInPictureInPicture {
                     SDL_HideWindow(window)
                 } else {
                     commands.append(.quit)
                 }
             case SDL_MOUSEBUTTONDOWN where event.button.windowID == pictureInPictureID && pictureInPictureID != 0:
-                if event.button.clicks >= 2 { togglePictureInPicture() }
+                if event.button.clicks >= 2 { switchRequested = true }
             case SDL_MOUSEBUTTONDOWN:
                 var width: Int32 = 0, height: Int32 = 0
                 SDL_GetWindowSize(window, &width, &height)
@@ -119,6 +118,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             SDL_SetWindowFullscreen(window, fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
             redraw = true
         }
+        // Paused, no frame comes to carry the switch: now.
+        if status.state != .playing { performRequestedSwitch() }
         pictureInPicture?.refresh()
         if let panorama, panoramaMoved || panorama.exactMapsReady || redraw {
             drawPanorama()
@@ -143,15 +144,18 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         aspect = Double(width) / Double(height)
         hasPicture = true
         frameTap?.deliver(picture.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe))
-        if startInPictureInPicture {
-            startInPictureInPicture = false
-            togglePictureInPicture()
-        }
         if !isInPictureInPicture { draw() }
+        performRequestedSwitch()
+    }
+
+    private func performRequestedSwitch() {
+        guard switchRequested, pictureInPicture?.exists == true else { return }
+        switchRequested = false
+        togglePictureInPicture()
     }
 
     /// Shows the small window and hides this one, or the other way round. Both windows
-    /// exist from the first frame on, so a switch never holds up the display thread.
+    /// exist from the first frame on, so a switch is a show and a hide.
     private func togglePictureInPicture() {
         guard let pictureInPicture, pictureInPicture.exists else { return }
         if pictureInPicture.isShown {

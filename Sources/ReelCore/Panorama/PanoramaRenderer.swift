@@ -33,6 +33,8 @@ public final class PanoramaRenderer: @unchecked Sendable {
     private var maps: [MapKey: EquirectangularMap] = [:]
     private var distortionMaps: [DistortionKey: LensDistortionMap] = [:]
     private var pending: Set<MapKey> = []
+    /// The maps the latest picture asked for: a moving view leaves older ones unbuilt.
+    private var wanted: Set<MapKey> = []
     private let builder = DispatchQueue(label: "reel.panorama.maps")
     private let pool = PixelBufferPool(capacity: 4)
 
@@ -73,6 +75,7 @@ public final class PanoramaRenderer: @unchecked Sendable {
                        interactive: Bool = false) throws -> PixelBuffer {
         guard source.format == .i420 else { throw PixelConversionError.unsupportedConversion(from: source.format, to: .i420) }
         lastRenderWasApproximate = false
+        lock.withLock { wanted.removeAll() }
         let output = try pool.makeBuffer(format: .bgra, width: width, height: height)
         if settings.isVR {
             let eyeWidth = width / 2
@@ -148,10 +151,14 @@ public final class PanoramaRenderer: @unchecked Sendable {
             store(map, for: key)
             return map
         }
-        let scheduled = lock.withLock { pending.insert(key).inserted }
+        let scheduled = lock.withLock { () -> Bool in
+            wanted.insert(key)
+            return pending.insert(key).inserted
+        }
         if scheduled {
             builder.async { [self] in
-                if let map = try? build(.exact) { store(map, for: key) }
+                // Skipped when the view has moved on meanwhile.
+                if lock.withLock({ wanted.contains(key) }), let map = try? build(.exact) { store(map, for: key) }
                 _ = lock.withLock { pending.remove(key) }
             }
         }

@@ -72,7 +72,7 @@ extension MP4ReaderTests {
     /// Tencent's VAP animations (including one ending in a size-0 box) read with the same
     /// sample counts and sizes as ffprobe's.
     @Test func vapFixturesRead() throws {
-        let directory = Paths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/vap")
+        let directory = try Paths.sharedFixtures("vap")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".mp4") }.sorted()
         #expect(!files.isEmpty)
         for file in files {

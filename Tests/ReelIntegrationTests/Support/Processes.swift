@@ -116,6 +116,19 @@ enum Paths {
         return packageRoot.appendingPathComponent(".build/debug/reel").path
     }()
 
+    /// The shared fixtures (Tencent's VAP files): `$REEL_FIXTURES`, `../shared/fixtures`
+    /// next to the package, or the machine's `/work/shared/fixtures`.
+    static func sharedFixtures(_ subdirectory: String) throws -> URL {
+        let candidates = [ProcessInfo.processInfo.environment["REEL_FIXTURES"].map { URL(fileURLWithPath: $0) },
+                          packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures"),
+                          URL(fileURLWithPath: "/work/shared/fixtures")].compactMap { $0 }
+        for candidate in candidates {
+            let directory = candidate.appendingPathComponent(subdirectory)
+            if FileManager.default.fileExists(atPath: directory.path) { return directory }
+        }
+        throw TestSetupError("the shared fixtures are not at any of \(candidates.map(\.path)); set REEL_FIXTURES")
+    }
+
     static let cache: URL = {
         let url = packageRoot.appendingPathComponent(".cache")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

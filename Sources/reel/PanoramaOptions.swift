@@ -32,7 +32,7 @@ struct PanoramaOptions: ParsableArguments {
     }
 
     /// The 360° settings for `input`, or nil to show it flat.
-    func settings(for input: String) throws -> PanoramaSettings? {
+    func settings(for input: String) -> PanoramaSettings? {
         let metadata = projection == nil || stereo == nil || yaw == nil ? SphericalMetadata.read(path: input) : nil
         let isEquirectangular = projection.map { $0 == "equirect" } ?? (metadata?.projection == .equirectangular)
         guard isEquirectangular else { return nil }

@@ -38,20 +38,12 @@ public final class PanoramaRenderer: @unchecked Sendable {
     private let builder = DispatchQueue(label: "reel.panorama.maps")
     private let pool = PixelBufferPool(capacity: 4)
 
+    /// What a map depends on: the view, the kernel, the source plane and the output size.
     struct MapKey: Hashable {
         var view: PanoramaView
         var interpolation: PanoramaInterpolation
-        var source: (width: Int, height: Int, stride: Int)
-        var size: (width: Int, height: Int)
-        static func == (a: MapKey, b: MapKey) -> Bool {
-            a.view == b.view && a.interpolation == b.interpolation && a.source == b.source && a.size == b.size
-        }
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(view)
-            hasher.combine(interpolation)
-            hasher.combine(source.width); hasher.combine(source.height); hasher.combine(source.stride)
-            hasher.combine(size.width); hasher.combine(size.height)
-        }
+        var sourceWidth: Int, sourceHeight: Int, sourceStride: Int
+        var width: Int, height: Int
     }
 
     struct DistortionKey: Hashable {
@@ -129,9 +121,8 @@ public final class PanoramaRenderer: @unchecked Sendable {
             let eyePlane = PixelPlane(baseAddress: input.baseAddress + (region.y / scale) * input.bytesPerRow + region.x / scale,
                                       bytesPerRow: input.bytesPerRow,
                                       rowByteCount: (region.width + scale - 1) / scale, rowCount: (region.height + scale - 1) / scale)
-            let key = MapKey(view: view, interpolation: interpolation,
-                             source: (eyePlane.rowByteCount, eyePlane.rowCount, eyePlane.bytesPerRow),
-                             size: (output.rowByteCount, output.rowCount))
+            let key = MapKey(view: view, interpolation: interpolation, sourceWidth: eyePlane.rowByteCount, sourceHeight: eyePlane.rowCount,
+                             sourceStride: eyePlane.bytesPerRow, width: output.rowByteCount, height: output.rowCount)
             try map(for: key, interactive: interactive).remap(eyePlane, into: output, threads: threads)
         }
         return flat
@@ -142,9 +133,9 @@ public final class PanoramaRenderer: @unchecked Sendable {
     private func map(for key: MapKey, interactive: Bool) throws -> EquirectangularMap {
         if let map = lock.withLock({ maps[key] }) { return map }
         @Sendable func build(_ precision: EquirectangularMap.Precision) throws -> EquirectangularMap {
-            try EquirectangularMap(view: key.view, sourceWidth: key.source.width, sourceHeight: key.source.height,
-                                   width: key.size.width, height: key.size.height, interpolation: key.interpolation,
-                                   sourceStride: key.source.stride, precision: precision, threads: threads)
+            try EquirectangularMap(view: key.view, sourceWidth: key.sourceWidth, sourceHeight: key.sourceHeight,
+                                   width: key.width, height: key.height, interpolation: key.interpolation,
+                                   sourceStride: key.sourceStride, precision: precision, threads: threads)
         }
         guard interactive else {
             let map = try build(.exact)

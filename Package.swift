@@ -23,6 +23,8 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
         .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "CSDL2"]),
         .target(
             name: "ReelFFmpeg",
@@ -32,7 +34,7 @@ let package = Package(
         // Layer 3: the public API.
         .target(
             name: "Reel",
-            dependencies: ["ReelCore", "ReelFFmpeg", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ReelCore", "ReelFFmpeg", "ReelText", .product(name: "Logging", package: "swift-log")]
         ),
 
         // Layer 4: the command line.

@@ -7,6 +7,7 @@ packages=(
   ffmpeg                # the ffmpeg/ffprobe oracles and fixture maker
   openssl               # certificates for the HTTPS test server
   libsdl2-dev           # the player's window and audio device
+  libfreetype-dev fonts-dejavu-core   # text in VAP fusion animations
   xvfb x11-apps xdotool # a real X display for window tests, screenshots (xwd) and input
   python3-xlib          # window-manager messages (closing a window) in window tests
   mpv                   # the playback benchmark's peer

@@ -2,3 +2,4 @@
 // decoders, with the async facades built on them.
 @_exported import ReelCore
 @_exported import ReelFFmpeg
+@_exported import ReelText

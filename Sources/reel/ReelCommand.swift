@@ -8,7 +8,7 @@ struct ReelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reel",
         abstract: "Play, inspect, transform and receive video on Linux.",
-        subcommands: [PlayCommand.self, ProbeCommand.self, DecodeCommand.self, PanoCommand.self])
+        subcommands: [PlayCommand.self, ProbeCommand.self, DecodeCommand.self, PanoCommand.self, VAPCommand.self])
 }
 
 /// Options every subcommand takes.
@@ -42,6 +42,12 @@ func failing<Result>(_ body: () async throws -> Result) async throws -> Result {
     } catch let error as InputError {
         throw fail(error.description)
     } catch let error as DecodeError {
+        throw fail(error.description)
+    } catch let error as VAPError {
+        throw fail(error.description)
+    } catch let error as PixelConversionError {
+        throw fail(error.description)
+    } catch let error as TextError {
         throw fail(error.description)
     }
 }

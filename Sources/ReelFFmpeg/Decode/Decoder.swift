@@ -33,16 +33,46 @@ public final class Decoder {
     private var isDrained = false
 
     /// Opens a decoder for stream `streamIndex` of `demuxer`.
-    public init(demuxer: Demuxer, streamIndex: Int, options: DecoderOptions = DecoderOptions(), framePool: FramePool = FramePool()) throws {
-        self.framePool = framePool
+    public convenience init(demuxer: Demuxer, streamIndex: Int, options: DecoderOptions = DecoderOptions(), framePool: FramePool = FramePool()) throws {
         guard let stream = demuxer.stream(at: streamIndex) else { throw DecodeError(.noSuchStream(.unknown)) }
-        let parameters = stream.pointee.codecpar!
+        let sar = stream.pointee.sample_aspect_ratio
+        try self.init(parameters: stream.pointee.codecpar!, timeBase: stream.pointee.time_base, streamIndex: streamIndex,
+                      containerAspectRatio: sar.num > 0 && sar.den > 0 ? Rational(sar) : nil, options: options, framePool: framePool)
+    }
+
+    /// Opens a video decoder for packets that come from elsewhere than a ``Demuxer`` (such
+    /// as Reel's own MP4 reader): `codec` is FFmpeg's name (`h264`, `hevc`),
+    /// `configuration` the `avcC`/`hvcC` body. Packets given to it use stream index 0.
+    public convenience init(videoCodec codec: String, configuration: [UInt8], width: Int, height: Int, timeBase: Rational,
+                            options: DecoderOptions = DecoderOptions(), framePool: FramePool = FramePool()) throws {
+        guard let descriptor = avcodec_descriptor_get_by_name(codec) else { throw DecodeError(.decoderNotFound, codec: codec) }
+        guard let parameters = avcodec_parameters_alloc() else { throw DecodeError(.openFailed, codec: codec, detail: "out of memory") }
+        var owned: UnsafeMutablePointer<AVCodecParameters>? = parameters
+        defer { avcodec_parameters_free(&owned) }
+        parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        parameters.pointee.codec_id = descriptor.pointee.id
+        parameters.pointee.width = Int32(clamping: width)
+        parameters.pointee.height = Int32(clamping: height)
+        if !configuration.isEmpty {
+            guard let extradata = av_mallocz(configuration.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+                throw DecodeError(.openFailed, codec: codec, detail: "out of memory")
+            }
+            configuration.withUnsafeBytes { extradata.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            parameters.pointee.extradata = extradata.assumingMemoryBound(to: UInt8.self)
+            parameters.pointee.extradata_size = Int32(configuration.count)
+        }
+        try self.init(parameters: parameters, timeBase: AVRational(num: Int32(clamping: timeBase.numerator), den: Int32(clamping: timeBase.denominator)),
+                      streamIndex: 0, containerAspectRatio: nil, options: options, framePool: framePool)
+    }
+
+    private init(parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase streamTimeBase: AVRational, streamIndex: Int,
+                 containerAspectRatio: Rational?, options: DecoderOptions, framePool: FramePool) throws {
+        self.framePool = framePool
         self.streamIndex = streamIndex
         self.type = MediaType(parameters.pointee.codec_type)
         self.codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
-        self.timeBase = Rational(stream.pointee.time_base)
-        let sar = stream.pointee.sample_aspect_ratio
-        self.containerAspectRatio = sar.num > 0 && sar.den > 0 ? Rational(sar) : nil
+        self.timeBase = Rational(streamTimeBase)
+        self.containerAspectRatio = containerAspectRatio
         guard type == .video || type == .audio else { throw DecodeError(.noSuchStream(type), codec: codecName) }
         if type == .video {
             let (width, height) = (Int(parameters.pointee.width), Int(parameters.pointee.height))
@@ -55,7 +85,7 @@ public final class Decoder {
         self.context = context
         var code = avcodec_parameters_to_context(context, parameters)
         if code < 0 { throw DecodeError(.openFailed, codec: codecName, code: code, detail: ffmpegErrorText(code)) }
-        context.pointee.pkt_timebase = stream.pointee.time_base
+        context.pointee.pkt_timebase = streamTimeBase
         context.pointee.thread_count = Int32(clamping: max(options.threadCount, 0))
         if type == .video, let device = HardwareDevice.open(options.hardware, codec: codec) {
             context.pointee.hw_device_ctx = av_buffer_ref(device.context)

@@ -1,0 +1,142 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// Renders a VAP animation to files that keep its alpha: a PNG sequence
+/// (`dir/%04d.png`, straight alpha as PNG defines, numbered from 0), a MOV (ProRes 4444,
+/// or PNG pictures) or a WebM (VP9 with alpha). A MOV also gets the animation's audio.
+public struct VAPExport: Sendable {
+    public enum Output: Sendable, Equatable {
+        /// A printf pattern with one integer, such as `frames/%04d.png`.
+        case pngSequence(pattern: String)
+        case proRes4444(path: String)
+        case pngMOV(path: String)
+        case vp9WebM(path: String)
+
+        /// The output a path names: `%…d` patterns are sequences, `.mov` ProRes 4444
+        /// (PNG pictures when `movCodec` is `png`), `.webm` VP9.
+        public init(path: String, movCodec: String = "prores") throws {
+            let lowered = path.lowercased()
+            if lowered.hasSuffix(".png") {
+                guard path.range(of: "%[0-9]*d", options: .regularExpression) != nil else {
+                    throw VAPError.invalidField(path: "output", reason: "a PNG sequence needs a frame number pattern, such as dir/%04d.png")
+                }
+                self = .pngSequence(pattern: path)
+            } else if lowered.hasSuffix(".mov") {
+                switch movCodec {
+                case "prores": self = .proRes4444(path: path)
+                case "png": self = .pngMOV(path: path)
+                default: throw VAPError.invalidField(path: "codec", reason: "\(movCodec) is neither prores nor png")
+                }
+            } else if lowered.hasSuffix(".webm") {
+                self = .vp9WebM(path: path)
+            } else {
+                throw VAPError.invalidField(path: "output", reason: "\(path): keep alpha with dir/%04d.png, .mov or .webm")
+            }
+        }
+    }
+
+    public var input: String
+    public var output: Output
+    public var layout: VAPLayout?
+    public var content: VAPFusionContent
+    /// Frames per second of the output; the animation's own rate when `nil`.
+    public var framesPerSecond: Int?
+
+    public init(input: String, output: Output, layout: VAPLayout? = nil, content: VAPFusionContent = VAPFusionContent(), framesPerSecond: Int? = nil) {
+        self.input = input
+        self.output = output
+        self.layout = layout
+        self.content = content
+        self.framesPerSecond = framesPerSecond
+    }
+
+    /// Runs on the calling thread; `progress` gets the fraction done. Returns the number
+    /// of frames written.
+    @discardableResult
+    public func run(progress: (Double) -> Void = { _ in }) throws -> Int {
+        let renderer = try VAPRenderer(path: input, layout: layout, content: content, alpha: .straight)
+        let file = renderer.decoder.file
+        let rate = VAPFrameRate.choose(requested: framesPerSecond, config: file.config?.info.framesPerSecond, samples: file.sampleFrameRate)
+        let writer = try makeWriter(width: renderer.layout.outputWidth, height: renderer.layout.outputHeight, rate: rate)
+        var written = 0
+        while let (index, picture) = try renderer.nextFrame() {
+            switch output {
+            case .pngSequence(let pattern):
+                let path = String(format: pattern, index)
+                let directory = (path as NSString).deletingLastPathComponent
+                if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+                try PNGWriter.write(picture.videoFrame(), to: path)
+            default:
+                // Audio up to this frame's time first, so that the file comes out interleaved.
+                try writer?.copyAudio(until: Double(index) / rate)
+                try writer?.video.write(picture, pts: Int64(index))
+            }
+            written += 1
+            progress(Double(written) / Double(renderer.decoder.frameCount))
+        }
+        if let writer {
+            try writer.copyAudio(until: .infinity)
+            try writer.video.finish()
+        }
+        return written
+    }
+
+    /// The video writer, and the input's audio packets waiting to be copied.
+    private final class Writer {
+        let video: VideoFileWriter
+        let demuxer: Demuxer
+        let audioIndex: Int?
+        private var pending: Packet?
+        private var ended = false
+
+        init(video: VideoFileWriter, demuxer: Demuxer, audioIndex: Int?) {
+            self.video = video
+            self.demuxer = demuxer
+            self.audioIndex = audioIndex
+        }
+
+        func copyAudio(until seconds: Double) throws {
+            guard let audioIndex else { return }
+            while !ended {
+                if pending == nil {
+                    guard let packet = try demuxer.readPacket() else { ended = true; return }
+                    guard packet.streamIndex == audioIndex else { continue }
+                    pending = packet
+                }
+                guard let packet = pending, (packet.presentationTime?.seconds ?? 0) <= seconds else { return }
+                try video.write(copied: packet)
+                pending = nil
+            }
+        }
+    }
+
+    private func makeWriter(width: Int, height: Int, rate: Double) throws -> Writer? {
+        let frameRate = Rational(Int((rate * 1000).rounded()), 1000)
+        var settings = VideoFileWriter.Settings(width: width, height: height, timeBase: Rational(frameRate.denominator, frameRate.numerator), frameRate: frameRate)
+        let path: String
+        var copyAudio = true
+        switch output {
+        case .pngSequence: return nil
+        case .proRes4444(let file):
+            path = file
+            settings.encoder = "prores_ks"
+            settings.pixelFormat = PixelFormat("yuva444p10le")
+            settings.encoderOptions = ["profile": "4444", "alpha_bits": "16"]
+        case .pngMOV(let file):
+            path = file
+            settings.encoder = "png"
+            settings.pixelFormat = .rgba
+        case .vp9WebM(let file):
+            path = file
+            settings.encoder = "libvpx-vp9"
+            settings.pixelFormat = PixelFormat("yuva420p")
+            settings.encoderOptions = ["crf": "20", "b": "0", "deadline": "good", "cpu-used": "4", "row-mt": "1"]
+            // WebM takes Opus or Vorbis, not VAP's AAC.
+            copyAudio = false
+        }
+        let demuxer = try Demuxer(url: input)
+        let audioIndex = copyAudio ? demuxer.bestStream(of: .audio) : nil
+        return Writer(video: try VideoFileWriter(path: path, video: settings, copying: audioIndex, of: demuxer), demuxer: demuxer, audioIndex: audioIndex)
+    }
+}

@@ -1,0 +1,22 @@
+/// A text colour as VAP writes it: `#RRGGBB`, or `#AARRGGBB` with alpha first.
+public struct VAPColor: Sendable, Equatable {
+    public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public init?(hex: String) {
+        guard hex.hasPrefix("#"), let value = UInt32(hex.dropFirst(), radix: 16) else { return nil }
+        switch hex.count {
+        case 7: self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+        case 9: self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF), alpha: UInt8(value >> 24))
+        default: return nil
+        }
+    }
+
+    public static let white = VAPColor(red: 255, green: 255, blue: 255)
+}

@@ -1,0 +1,8 @@
+import ArgumentParser
+
+struct VAPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vap",
+        abstract: "Alpha-video animations in Tencent's VAP format.",
+        subcommands: [VAPInfoCommand.self, VAPRenderCommand.self])
+}

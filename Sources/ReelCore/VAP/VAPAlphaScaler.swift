@@ -61,7 +61,7 @@ struct VAPAlphaScaler {
             index += 16
         }
         while index < count {
-            values[index] = UInt8(min(max(((Int(values[index]) - 16) * 128 + 55) * 596 >> 16, 0), 255))
+            values[index] = UInt8(min(max((((Int(values[index]) - 16) * 128 + 55) * 596) >> 16, 0), 255))
             index += 1
         }
     }

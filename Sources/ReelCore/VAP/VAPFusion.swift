@@ -70,16 +70,16 @@ public struct VAPFusion {
                     let v = Int32(chroma.v.row(y / 2)[chroma.vOffset + x / 2 * chroma.step])
                     let red = min(max(((luma - Int32(coefficients.lumaOffset)) * Int32(coefficients.yCoefficient)
                         + (v - 128) * Int32(coefficients.vToR) + 4096) >> 13, 0), 255)
-                    let sourcePixel = source + 4 * column
+                    let sourcePixel = source + 4 * column, pixel = out + 4 * column
                     // Source × mask, then "over" in premultiplied terms.
                     let alpha = (Int32(sourcePixel[3]) * red + 127) / 255
                     guard alpha > 0 else { continue }
                     let keep = 255 - alpha
                     for channel in 0..<3 {
                         let value = (Int32(sourcePixel[redFirst ? channel : 2 - channel]) * red + 127) / 255
-                        out[channel] = UInt8(min(value + (Int32(out[channel]) * keep + 127) / 255, 255))
+                        pixel[channel] = UInt8(min(value + (Int32(pixel[channel]) * keep + 127) / 255, 255))
                     }
-                    out[3] = UInt8(min(alpha + (Int32(out[3]) * keep + 127) / 255, 255))
+                    pixel[3] = UInt8(min(alpha + (Int32(pixel[3]) * keep + 127) / 255, 255))
                 }
             }
         }

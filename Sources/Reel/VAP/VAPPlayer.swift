@@ -1,0 +1,246 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// Plays a VAP animation into a ``VideoOutput`` (a window, a headless sink), with its
+/// audio in sync on an ``AudioOutput``: frames are decoded, composited and fused on the
+/// player's own thread, one ahead, and shown when due — by the audio device's clock when
+/// there is audio, by VAP's catch-up timing (``VAPFrameTiming``) when there is not.
+///
+/// Outputs get opaque RGBA pictures: the animation over a checkerboard, or over black.
+public final class VAPPlayer: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Frames per second, used when 1–60; else the file's (see ``VAPFrameRate``).
+        public var framesPerSecond: Int?
+        /// Times to play; 0 loops until stopped.
+        public var loops = 1
+        /// Leave the last frame on screen at the end (else show the background alone).
+        public var keepsLastFrame = true
+        public var playsAudio = true
+        public var layout: VAPLayout?
+        public var content = VAPFusionContent()
+        /// Show transparency as a checkerboard (else over black).
+        public var checkerboard = true
+
+        public init(framesPerSecond: Int? = nil, loops: Int = 1, keepsLastFrame: Bool = true, playsAudio: Bool = true,
+                    layout: VAPLayout? = nil, content: VAPFusionContent = VAPFusionContent(), checkerboard: Bool = true) {
+            self.framesPerSecond = framesPerSecond
+            self.loops = loops
+            self.keepsLastFrame = keepsLastFrame
+            self.playsAudio = playsAudio
+            self.layout = layout
+            self.content = content
+            self.checkerboard = checkerboard
+        }
+    }
+
+    public let events: AsyncStream<VAPEvent>
+    public let framesPerSecond: Double
+    public let frameCount: Int
+    private let continuation: AsyncStream<VAPEvent>.Continuation
+    private let options: Options
+    private let renderer: VAPRenderer
+    private let makeVideo: @Sendable () -> (any VideoOutput)?
+    private let audioOutput: (any AudioOutput)?
+    private let audioClock: VAPAudioClock?
+    private let control = ConditionLock()
+    private var commands: [Command] = []
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    private enum Command { case pause, resume, togglePause, seek(frame: Int), stop }
+
+    /// Opens `path` and reports ``VAPEvent/configReady(config:layout:frameCount:framesPerSecond:)``.
+    /// - Parameters:
+    ///   - video: makes the video output on the player's thread (windows belong to the thread that made them).
+    ///   - audio: the device for the animation's audio; `nil` plays without sound.
+    public init(path: String, options: Options = Options(), video: @escaping @Sendable () -> (any VideoOutput)?, audio: (any AudioOutput)?) throws {
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        self.options = options
+        renderer = try VAPRenderer(path: path, layout: options.layout, content: options.content)
+        let file = renderer.decoder.file
+        let nativeRate = VAPFrameRate.choose(requested: nil, config: file.config?.info.framesPerSecond, samples: file.sampleFrameRate)
+        framesPerSecond = VAPFrameRate.choose(requested: options.framesPerSecond, config: file.config?.info.framesPerSecond, samples: file.sampleFrameRate)
+        frameCount = renderer.decoder.frameCount
+        makeVideo = video
+        if options.playsAudio, let audio, file.audio != nil,
+           let track = try VAPAudioTrack(path: path, format: audio.format, tempo: framesPerSecond / nativeRate) {
+            audioClock = VAPAudioClock(track: track)
+            audioOutput = audio
+        } else {
+            audioClock = nil
+            audioOutput = nil
+        }
+        continuation.yield(.configReady(config: file.config, layout: renderer.layout, frameCount: frameCount, framesPerSecond: framesPerSecond))
+    }
+
+    /// Starts playing on the player's thread.
+    public func play() {
+        guard thread == nil else { return }
+        let thread = Thread { [self] in
+            defer { finished.signal() }
+            do {
+                try run()
+            } catch {
+                continuation.yield(.failed(VAPPlaybackError(error)))
+            }
+            audioOutput?.close()
+            continuation.finish()
+        }
+        thread.name = "reel.vap"
+        self.thread = thread
+        thread.start()
+    }
+
+    public func pause() { send(.pause) }
+    public func resume() { send(.resume) }
+    /// Shows frame `index` next (clamped to the animation).
+    public func seek(toFrame index: Int) { send(.seek(frame: index)) }
+    public func stop() { send(.stop) }
+
+    /// Blocks until playback ends.
+    public func waitUntilFinished() {
+        guard thread != nil else { return }
+        finished.wait()
+        finished.signal()
+    }
+
+    private func send(_ command: Command) {
+        control.withLock {
+            commands.append(command)
+            control.broadcast()
+        }
+    }
+
+    private func takeCommands() -> [Command] {
+        control.withLock {
+            defer { commands.removeAll() }
+            return commands
+        }
+    }
+
+    /// The player thread.
+    private func run() throws {
+        let video = makeVideo()
+        defer { video?.close() }
+        if let audioOutput, let audioClock {
+            try audioOutput.start { buffer, heardAt in audioClock.render(into: buffer, heardAt: heardAt) }
+        }
+        continuation.yield(.started)
+        var timing = VAPFrameTiming(framesPerSecond: framesPerSecond)
+        var loop = 0, shown = 0, dropped = 0, paused = false, stopped = false, lateSkip = false
+        var nextDue = monotonicSeconds()
+        var upcoming = try renderer.nextFrame()
+        audioClock?.start(at: 0)
+        let interval = 1 / framesPerSecond
+        var lastPicture: PixelBuffer?
+        playing: while !stopped {
+            guard let (index, picture) = upcoming else {
+                loop += 1
+                if options.loops > 0 && loop >= options.loops { break }
+                try renderer.seek(toFrame: 0)
+                upcoming = try renderer.nextFrame()
+                audioClock?.start(at: 0)
+                timing.restart()
+                continue
+            }
+            // Wait until the frame is due, minding commands and the window.
+            while true {
+                for command in takeCommands() {
+                    switch command {
+                    case .stop: stopped = true
+                    case .pause where !paused, .togglePause where !paused:
+                        paused = true
+                        audioClock?.stop()
+                        audioOutput?.setPaused(true)
+                        continuation.yield(.paused)
+                    case .resume where paused, .togglePause where paused:
+                        paused = false
+                        timing.restart()
+                        nextDue = monotonicSeconds()
+                        audioClock?.start(at: Double(index) * interval)
+                        audioOutput?.setPaused(false)
+                        continuation.yield(.resumed)
+                    case .seek(let frame):
+                        try renderer.seek(toFrame: min(max(frame, 0), frameCount - 1))
+                        upcoming = try renderer.nextFrame()
+                        timing.restart()
+                        nextDue = monotonicSeconds()
+                        if !paused { audioClock?.start(at: Double(upcoming?.index ?? 0) * interval) }
+                        continue playing
+                    default: break
+                    }
+                }
+                if stopped { break playing }
+                let now = monotonicSeconds()
+                let status = PlaybackStatus(position: Double(index) * interval, duration: Double(frameCount) * interval,
+                                            state: paused ? .paused : .playing, volume: 1, muted: false, rate: 1)
+                for command in video?.idle(status: status) ?? [] {
+                    switch command {
+                    case .quit: stopped = true
+                    case .togglePause: send(.togglePause)
+                    case .seekBy(let seconds): send(.seek(frame: index + Int((seconds * framesPerSecond).rounded())))
+                    case .seekTo(let fraction): send(.seek(frame: Int(fraction * Double(frameCount))))
+                    default: break
+                    }
+                }
+                if stopped { break playing }
+                if paused {
+                    control.withLock { if commands.isEmpty { control.wait(seconds: 0.01) } }
+                    continue
+                }
+                let wait: Double
+                if let audioClock, let heard = audioClock.time(at: now) {
+                    wait = Double(index) * interval - heard
+                } else {
+                    wait = nextDue - now
+                }
+                if wait <= 0 {
+                    // More than a frame behind the audio: drop this one (the audio is the
+                    // master clock; the decoder keeps every frame for the next).
+                    if audioClock != nil && wait < -interval { lateSkip = true }
+                    break
+                }
+                control.withLock { if commands.isEmpty { control.wait(seconds: min(wait, 0.01)) } }
+            }
+            if lateSkip {
+                lateSkip = false
+                dropped += 1
+                upcoming = try renderer.nextFrame()
+                continue
+            }
+            let now = monotonicSeconds()
+            video?.present(try displayed(picture, index: index))
+            lastPicture = picture
+            shown += 1
+            let audioOffset = audioClock?.time(at: now).map { $0 - Double(index) * interval }
+            continuation.yield(.frameRendered(index: index, loop: loop, audioOffset: audioOffset))
+            nextDue = now + timing.duration(ofFrameShownAt: now)
+            upcoming = try renderer.nextFrame()
+        }
+        audioClock?.stop()
+        if !options.keepsLastFrame, let lastPicture {
+            let empty = try PixelBuffer(format: .rgba, width: lastPicture.width, height: lastPicture.height)
+            video?.present(try displayed(empty, index: frameCount))
+        }
+        continuation.yield(.completed(framesShown: shown, framesDropped: dropped, loops: loop))
+    }
+
+    /// The picture as outputs take it: opaque, over the background, timed by its index
+    /// (milliseconds).
+    private func displayed(_ picture: PixelBuffer, index: Int) throws -> VideoFrame {
+        let output = try PixelBuffer(format: .rgba, width: picture.width, height: picture.height)
+        if options.checkerboard {
+            Checkerboard.composite(picture, into: output)
+        } else {
+            // Premultiplied over black is the colour itself.
+            for row in 0..<picture.height {
+                let source = picture.planes[0].row(row), out = output.planes[0].row(row)
+                out.update(from: source, count: 4 * picture.width)
+                for column in 0..<picture.width { out[4 * column + 3] = 255 }
+            }
+        }
+        return output.videoFrame(pts: Int64((Double(index) / framesPerSecond * 1000).rounded()),
+                                 duration: Int64((1000 / framesPerSecond).rounded()), timeBase: Rational(1, 1000))
+    }
+}

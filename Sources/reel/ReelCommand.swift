@@ -39,16 +39,12 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 func failing<Result>(_ body: () async throws -> Result) async throws -> Result {
     do {
         return try await body()
-    } catch let error as InputError {
-        throw fail(error.description)
-    } catch let error as DecodeError {
-        throw fail(error.description)
-    } catch let error as VAPError {
-        throw fail(error.description)
-    } catch let error as PixelConversionError {
-        throw fail(error.description)
-    } catch let error as TextError {
-        throw fail(error.description)
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        throw fail(String(describing: error))
     }
 }
 

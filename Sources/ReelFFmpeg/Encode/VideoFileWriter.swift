@@ -53,7 +53,9 @@ public final class VideoFileWriter {
         self.path = path
         let pixelFormat = av_get_pix_fmt(settings.pixelFormat.rawValue)
         guard pixelFormat != AV_PIX_FMT_NONE, let descriptor = av_pix_fmt_desc_get(pixelFormat) else { throw fail("unknown pixel format \(settings.pixelFormat)") }
-        let evenWidth = descriptor.pointee.log2_chroma_w > 0, evenHeight = descriptor.pointee.log2_chroma_h > 0
+        // libx264 and libx265 take only whole chroma samples; VP9 and others take any size.
+        let wholeChroma = settings.encoder == "libx264" || settings.encoder == "libx265"
+        let evenWidth = wholeChroma && descriptor.pointee.log2_chroma_w > 0, evenHeight = wholeChroma && descriptor.pointee.log2_chroma_h > 0
         guard settings.width > 0, settings.height > 0, !evenWidth || settings.width % 2 == 0, !evenHeight || settings.height % 2 == 0 else {
             throw fail("the size must be positive\(evenWidth || evenHeight ? " and even" : ""), got \(settings.width)x\(settings.height)")
         }

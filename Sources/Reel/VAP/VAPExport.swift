@@ -75,43 +75,11 @@ public struct VAPExport: Sendable {
             written += 1
             progress(Double(written) / Double(renderer.decoder.frameCount))
         }
-        if let writer {
-            try writer.copyAudio(until: .infinity)
-            try writer.video.finish()
-        }
+        try writer?.finish()
         return written
     }
 
-    /// The video writer, and the input's audio packets waiting to be copied.
-    private final class Writer {
-        let video: VideoFileWriter
-        let demuxer: Demuxer
-        let audioIndex: Int?
-        private var pending: Packet?
-        private var ended = false
-
-        init(video: VideoFileWriter, demuxer: Demuxer, audioIndex: Int?) {
-            self.video = video
-            self.demuxer = demuxer
-            self.audioIndex = audioIndex
-        }
-
-        func copyAudio(until seconds: Double) throws {
-            guard let audioIndex else { return }
-            while !ended {
-                if pending == nil {
-                    guard let packet = try demuxer.readPacket() else { ended = true; return }
-                    guard packet.streamIndex == audioIndex else { continue }
-                    pending = packet
-                }
-                guard let packet = pending, (packet.presentationTime?.seconds ?? 0) <= seconds else { return }
-                try video.write(copied: packet)
-                pending = nil
-            }
-        }
-    }
-
-    private func makeWriter(width: Int, height: Int, rate: Double) throws -> Writer? {
+    private func makeWriter(width: Int, height: Int, rate: Double) throws -> AudioPassthroughWriter? {
         let frameRate = Rational(Int((rate * 1000).rounded()), 1000)
         var settings = VideoFileWriter.Settings(width: width, height: height, timeBase: Rational(frameRate.denominator, frameRate.numerator), frameRate: frameRate)
         let path: String
@@ -137,6 +105,6 @@ public struct VAPExport: Sendable {
         }
         let demuxer = try Demuxer(url: input)
         let audioIndex = copyAudio ? demuxer.bestStream(of: .audio) : nil
-        return Writer(video: try VideoFileWriter(path: path, video: settings, copying: audioIndex, of: demuxer), demuxer: demuxer, audioIndex: audioIndex)
+        return AudioPassthroughWriter(video: try VideoFileWriter(path: path, video: settings, copying: audioIndex, of: demuxer), demuxer: demuxer, audioIndex: audioIndex)
     }
 }

@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Reel", targets: ["Reel"]),
+        .library(name: "ReelCore", targets: ["ReelCore"]),
         .executable(name: "reel", targets: ["reel"]),
     ],
     dependencies: [

@@ -7,4 +7,5 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 bash scripts/setup.sh
 swift build -c release --build-tests -Xswiftc -enable-testing
+bash scripts/fuzz.sh   # the libFuzzer targets the suite runs
 swift test -c release --skip-build -Xswiftc -enable-testing "$@"

@@ -1,0 +1,13 @@
+// swift-tools-version: 6.0
+// libFuzzer targets, in a package of their own so that the main package's `swift build`
+// never links them: `swift build --sanitize=fuzzer` here (see scripts/fuzz.sh).
+import PackageDescription
+
+let package = Package(
+    name: "ReelFuzz",
+    dependencies: [.package(name: "Reel", path: "..")],
+    targets: [
+        .executableTarget(name: "ReelFuzzVAP", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -10,8 +10,17 @@ if arguments.first == "pano-remap", let threads = arguments.dropFirst().first.fl
     print(String(format: "%.1f", try pano.remapFramesPerSecond(threads: threads, interpolation: .bilinear)))
     exit(0)
 }
+if arguments.first == "vap" {
+    var vap = VAPBenchmark()
+    if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { vap.runs = max(value, 1) }
+    let figures = try vap.run()
+    print("VAP compositing, 1920x1080 output (alpha at half size), one thread, median of \(vap.runs) runs")
+    print(String(format: "reel %.1f fps, ffmpeg crop+scale+alphamerge %.1f fps, ratio %.2f (target ≥ 2); mean difference %.3f levels",
+                 figures.ours, figures.ffmpeg, figures.ours / figures.ffmpeg, figures.meanDifference))
+    exit(0)
+}
 guard arguments.first == "pixels" || arguments.first == "pano" else {
-    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano [--runs N] [--frames N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N]\n".utf8))
     exit(2)
 }
 if arguments.first == "pano" {

@@ -35,6 +35,8 @@ public final class VAPPlayer: @unchecked Sendable {
     }
 
     public let events: AsyncStream<VAPEvent>
+    /// Every frame shown (opaque RGBA, as on screen), for consumers besides the output.
+    public let frameTap: FrameTap
     public let framesPerSecond: Double
     public let frameCount: Int
     private let continuation: AsyncStream<VAPEvent>.Continuation
@@ -54,8 +56,10 @@ public final class VAPPlayer: @unchecked Sendable {
     /// - Parameters:
     ///   - video: makes the video output on the player's thread (windows belong to the thread that made them).
     ///   - audio: the device for the animation's audio; `nil` plays without sound.
-    public init(path: String, options: Options = Options(), video: @escaping @Sendable () -> (any VideoOutput)?, audio: (any AudioOutput)?) throws {
+    public init(path: String, options: Options = Options(), video: @escaping @Sendable () -> (any VideoOutput)?, audio: (any AudioOutput)?,
+                frameTap: FrameTap = .withLibswscaleFallback()) throws {
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        self.frameTap = frameTap
         self.options = options
         renderer = try VAPRenderer(path: path, layout: options.layout, content: options.content)
         let file = renderer.decoder.file
@@ -85,6 +89,7 @@ public final class VAPPlayer: @unchecked Sendable {
                 continuation.yield(.failed(VAPPlaybackError(error)))
             }
             audioOutput?.close()
+            frameTap.finishAll()
             continuation.finish()
         }
         thread.name = "reel.vap"
@@ -163,6 +168,7 @@ public final class VAPPlayer: @unchecked Sendable {
                         continuation.yield(.resumed)
                     case .seek(let frame):
                         try renderer.seek(toFrame: min(max(frame, 0), frameCount - 1))
+                        frameTap.markDiscontinuity()
                         upcoming = try renderer.nextFrame()
                         timing.restart()
                         nextDue = monotonicSeconds()
@@ -210,7 +216,9 @@ public final class VAPPlayer: @unchecked Sendable {
                 continue
             }
             let now = monotonicSeconds()
-            video?.present(try displayed(picture, index: index))
+            let shownFrame = try displayed(picture, index: index)
+            video?.present(shownFrame)
+            if !(video?.feedsFrameTap ?? false) { frameTap.deliver(shownFrame) }
             lastPicture = picture
             shown += 1
             let audioOffset = audioClock?.time(at: now).map { $0 - Double(index) * interval }

@@ -1,12 +1,12 @@
 /// One row of colour and alpha into RGBA/BGRA pixels, written as plain loops over
-/// 16-bit values that the compiler vectorises (Swift's SIMD types call out of line for
-/// conversions and min/max, which costs more than the arithmetic). Each term is a
-/// high-half multiply (`pmulhw`) of a value shifted left by 7 with libswscale's
-/// coefficients in 1/8192, leaving sums in 1/16 of a level: within half a level of the
-/// exact result.
+/// 16-bit values: the compiler vectorises the pixel loop (Swift's SIMD types call out of
+/// line for conversions and min/max, which cost more than the arithmetic); the loop over
+/// chroma pairs stays scalar. Each term is the high half of a product of a value shifted
+/// left by 7 with libswscale's coefficients in 1/8192, leaving sums in 1/16 of a level:
+/// within half a level of the exact result.
 struct VAPColourKernel {
     let coefficients: YUVToRGBCoefficients
-    /// Per-pixel chroma terms (each chroma pair's written twice), and the luma term.
+    /// Per-pixel chroma terms: each chroma pair's, written twice.
     private var red: [Int16] = [], green: [Int16] = [], blue: [Int16] = []
 
     init(matrix: YUVMatrix, range: ColorRange) {
@@ -17,14 +17,6 @@ struct VAPColourKernel {
     @inline(__always)
     private static func high(_ a: Int16, _ b: Int16) -> Int16 {
         Int16(truncatingIfNeeded: (Int32(a) &* Int32(b)) &>> 16)
-    }
-
-    /// `value` clamped to 0…255 without branches.
-    @inline(__always)
-    private static func level(_ value: Int16) -> UInt32 {
-        let positive = value & ~(value &>> 15)
-        let excess = positive &- 255
-        return UInt32(truncatingIfNeeded: UInt16(bitPattern: 255 &+ (excess & (excess &>> 15))))
     }
 
     /// `width` pixels of the row `y` (whose first pixel is column `firstColumn` of the
@@ -71,16 +63,20 @@ struct VAPColourKernel {
     private static func pixels<Order: RGBByteOrder>(_: Order.Type, y: UnsafePointer<UInt8>, shift: Int, r: UnsafePointer<Int16>,
                                                     g: UnsafePointer<Int16>, b: UnsafePointer<Int16>, alpha: UnsafePointer<UInt8>,
                                                     out: UnsafeMutablePointer<UInt8>, width: Int, lumaOffset: Int16, lumaScale: Int16) {
-        let pixels = UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt32.self)
-        let redShift = UInt32(8 * Order.red), blueShift = UInt32(8 * Order.blue)
         let r = r + shift, g = g + shift, b = b + shift
         for column in 0..<width {
             let luma = high((Int16(truncatingIfNeeded: y[column]) &- lumaOffset) &<< 7, lumaScale) &+ 8
-            let red = level((luma &+ r[column]) &>> 4)
-            let green = level((luma &+ g[column]) &>> 4)
-            let blue = level((luma &+ b[column]) &>> 4)
-            pixels[column] = (red &<< redShift) | (green &<< 8) | (blue &<< blueShift) | (UInt32(alpha[column]) &<< 24)
+            let pixel = out + 4 &* column
+            pixel[Order.red] = level8((luma &+ r[column]) &>> 4)
+            pixel[1] = level8((luma &+ g[column]) &>> 4)
+            pixel[Order.blue] = level8((luma &+ b[column]) &>> 4)
+            pixel[3] = alpha[column]
         }
+    }
+
+    @inline(__always)
+    private static func level8(_ value: Int16) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(max(value, 0), 255))
     }
 
     /// One chroma pair's terms, written for both of its pixels.

@@ -33,19 +33,26 @@ struct VAPPlayCommand: AsyncParsableCommand {
     @Flag(help: "Print every event as a JSON line on standard output.")
     var events = false
 
+    @Option(help: "Also write the frames shown: y4m:PATH (a file or a FIFO) or png:DIR (repeatable).")
+    var tap: [String] = []
+
     @OptionGroup var vap: VAPOptions
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard loops >= 0 else { throw ValidationError("--loops must be 0 (for ever) or more") }
         if let fps, !(1...60).contains(fps) { throw ValidationError("--fps must be between 1 and 60") }
+        for request in tap where TapOption(parsing: request) == nil {
+            throw ValidationError("--tap takes y4m:PATH or png:DIR (got \(request))")
+        }
     }
 
     func run() async throws {
         common.setUpLogging()
         var options = VAPPlayer.Options(framesPerSecond: fps, loops: loops, keepsLastFrame: !clearAtEnd, playsAudio: !noAudio,
                                         content: vap.content, checkerboard: !black)
-        let outputs = headless ? nil : WindowOutputs.make(title: "reel — \((file as NSString).lastPathComponent)", frameTap: FrameTap(),
+        let frameTap = FrameTap.withLibswscaleFallback()
+        let outputs = headless ? nil : WindowOutputs.make(title: "reel — \((file as NSString).lastPathComponent)", frameTap: frameTap,
                                                           pictureInPicture: false, panorama: nil)
         if !headless && outputs == nil {
             FileHandle.standardError.write(Data("reel: no display; playing headless\n".utf8))
@@ -56,7 +63,13 @@ struct VAPPlayCommand: AsyncParsableCommand {
         if !noAudio { audio = outputs?.audio() ?? HeadlessAudioOutput() }
         let player = try await failing {
             options.layout = try vap.layout(for: file)
-            return try VAPPlayer(path: file, options: options, video: video, audio: audio)
+            return try VAPPlayer(path: file, options: options, video: video, audio: audio, frameTap: frameTap)
+        }
+        let taps: TapWriters
+        do {
+            taps = try TapWriters(options: tap.compactMap(TapOption.init(parsing:)), tap: frameTap, every: 1)
+        } catch {
+            throw fail("tap: \(error)")
         }
         player.play()
         var failure: String?
@@ -72,7 +85,9 @@ struct VAPPlayCommand: AsyncParsableCommand {
             if events { print(Self.json(event)) }
         }
         player.waitUntilFinished()
+        let tapError = taps.finish(verbose: false)
         if let failure { throw fail(failure) }
+        if let tapError { throw fail("tap: \(tapError)") }
         FileHandle.standardError.write(Data(String(format: "reel: %d frames shown (%d dropped) at %.3f fps%@\n", shown, dropped, player.framesPerSecond,
                                                    !timedByAudio ? "" : String(format: ", audio within %.1f ms", worstOffset * 1000)).utf8))
     }

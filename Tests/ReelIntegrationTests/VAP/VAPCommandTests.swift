@@ -100,7 +100,10 @@ import Testing
     }
 
     @Test func headlessPlayLoopsAndReportsEveryFrame() throws {
-        let result = try reel("vap", "play", "--headless", "--fps", "60", "--loops", "2", "--events", try Self.fixture("demo.mp4"))
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tapped = directory.appendingPathComponent("shown.y4m").path
+        let result = try reel("vap", "play", "--headless", "--fps", "60", "--loops", "2", "--events", "--tap", "y4m:" + tapped, try Self.fixture("demo.mp4"))
         #expect(result.status == 0, "\(result.stderr)")
         let events = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(events.first?["event"] as? String == "config" && events.first?["frames"] as? Int == 80)
@@ -110,6 +113,9 @@ import Testing
         #expect(events.last?["event"] as? String == "completed")
         // 160 frames at 60 per second.
         #expect(result.seconds > 2.5 && result.seconds < 8, "took \(result.seconds) s")
+        // The frame tap got every frame shown.
+        let probe = try Processes.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,width", "-of", "csv=p=0", tapped])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "736,160", "\(probe.stdout)")
     }
 
     @Test func audioStaysWithTheFrames() throws {

@@ -143,7 +143,9 @@ import Testing
         let started = Date()
         task.cancel()
         _ = await task.result
-        #expect(Date().timeIntervalSince(started) < 2)
+        // The open has no timeout: without the cancellation it would wait for ever. The
+        // bound leaves room for a loaded machine (the suite fuzzes and saturates cores).
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func checksumLinesStreamAsync() async throws {

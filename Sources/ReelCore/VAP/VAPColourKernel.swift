@@ -1,92 +1,107 @@
-/// One row of colour and alpha into RGBA/BGRA pixels, written as plain loops over
-/// 16-bit values: the compiler vectorises the pixel loop (Swift's SIMD types call out of
-/// line for conversions and min/max, which cost more than the arithmetic); the loop over
-/// chroma pairs stays scalar. Each term is the high half of a product of a value shifted
-/// left by 7 with libswscale's coefficients in 1/8192, leaving sums in 1/16 of a level:
-/// within half a level of the exact result.
+/// One row of colour and alpha into RGBA/BGRA pixels, as a plain loop over chroma pairs
+/// (two pixels each) that the compiler vectorises with interleaved loads and stores
+/// (Swift's SIMD types call out of line for conversions and min/max, which costs more
+/// than the arithmetic). Sums are in 1/16 of a level, in 16-bit lanes: each of
+/// libswscale's coefficients (1/8192) becomes a whole and a 1/128 part, so that every
+/// product is a 16-bit multiply that cannot overflow; within half a level of exact.
 struct VAPColourKernel {
-    let coefficients: YUVToRGBCoefficients
-    /// Per-pixel chroma terms: each chroma pair's, written twice.
-    private var red: [Int16] = [], green: [Int16] = [], blue: [Int16] = []
+    /// A coefficient in 1/16 of a level per level: `whole + fraction / 128`.
+    struct Term {
+        var whole: Int16
+        var fraction: Int16
 
-    init(matrix: YUVMatrix, range: ColorRange) {
-        coefficients = YUVToRGBCoefficients(matrix: matrix, range: range)
+        init(_ coefficient: Int16) {
+            let scaled = (Int(coefficient) * 128 + 256) >> 9     // coefficient × 16 / 8192, in 1/128
+            whole = Int16(scaled >> 7)
+            fraction = Int16(scaled & 127)
+        }
+
+        /// `value × coefficient × 16` for |value| ≤ 255.
+        @inline(__always)
+        func callAsFunction(_ value: Int16) -> Int16 {
+            value &* whole &+ ((value &* fraction) &>> 7)
+        }
     }
 
-    /// `(a · b) >> 16`.
+    let lumaOffset: Int16
+    let luma: Term, vToR: Term, vToG: Term, uToG: Term, uToB: Term
+
+    init(matrix: YUVMatrix, range: ColorRange) {
+        let c = YUVToRGBCoefficients(matrix: matrix, range: range)
+        lumaOffset = c.lumaOffset
+        luma = Term(c.yCoefficient)
+        vToR = Term(c.vToR)
+        vToG = Term(c.vToG)
+        uToG = Term(c.uToG)
+        uToB = Term(c.uToB)
+    }
+
     @inline(__always)
-    private static func high(_ a: Int16, _ b: Int16) -> Int16 {
-        Int16(truncatingIfNeeded: (Int32(a) &* Int32(b)) &>> 16)
+    private static func level(_ value: Int16) -> UInt32 {
+        UInt32(truncatingIfNeeded: UInt16(bitPattern: min(max(value, 0), 255)))
     }
 
     /// `width` pixels of the row `y` (whose first pixel is column `firstColumn` of the
     /// picture, for chroma pairing), chroma rows `u` and `v` starting at column 0.
-    mutating func compose(y: UnsafePointer<UInt8>, firstColumn: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, chromaStep: Int,
-                          alpha: UnsafePointer<UInt8>, out: UnsafeMutablePointer<UInt8>, width: Int, bgra: Bool) {
-        let firstPair = firstColumn / 2, pairs = (firstColumn + width + 1) / 2 - firstPair
-        if red.count < 2 * pairs {
-            red = [Int16](repeating: 0, count: 2 * pairs)
-            green = red
-            blue = red
+    func compose(y: UnsafePointer<UInt8>, firstColumn: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, chromaStep: Int,
+                 alpha: UnsafePointer<UInt8>, out: UnsafeMutablePointer<UInt8>, width: Int, bgra: Bool) {
+        // An odd first column: its pixel pairs with the previous column's chroma, alone.
+        var done = 0
+        if firstColumn & 1 == 1 {
+            pixel(y: y, u: u[firstColumn / 2 * chromaStep], v: v[firstColumn / 2 * chromaStep], alpha: alpha, out: out, bgra: bgra)
+            done = 1
         }
-        let c = coefficients
-        let (vToR, vToG, uToG, uToB) = (c.vToR, c.vToG, c.uToG, c.uToB)
-        red.withUnsafeMutableBufferPointer { redTerms in
-            green.withUnsafeMutableBufferPointer { greenTerms in
-                blue.withUnsafeMutableBufferPointer { blueTerms in
-                    let r = redTerms.baseAddress!, g = greenTerms.baseAddress!, b = blueTerms.baseAddress!
-                    let uRow = u + firstPair * chromaStep, vRow = v + firstPair * chromaStep
-                    if chromaStep == 1 {
-                        for pair in 0..<pairs {
-                            Self.chroma(uRow[pair], vRow[pair], vToR, vToG, uToG, uToB, r + 2 &* pair, g + 2 &* pair, b + 2 &* pair)
-                        }
-                    } else {
-                        for pair in 0..<pairs {
-                            Self.chroma(uRow[2 &* pair], vRow[2 &* pair], vToR, vToG, uToG, uToB, r + 2 &* pair, g + 2 &* pair, b + 2 &* pair)
-                        }
-                    }
-                    let lumaOffset = c.lumaOffset, lumaScale = c.yCoefficient
-                    if bgra {
-                        Self.pixels(BGRAOrder.self, y: y, shift: firstColumn & 1, r: r, g: g, b: b, alpha: alpha, out: out, width: width,
-                                    lumaOffset: lumaOffset, lumaScale: lumaScale)
-                    } else {
-                        Self.pixels(RGBAOrder.self, y: y, shift: firstColumn & 1, r: r, g: g, b: b, alpha: alpha, out: out, width: width,
-                                    lumaOffset: lumaOffset, lumaScale: lumaScale)
-                    }
-                }
-            }
+        let pairs = (width - done) / 2, chromaStart = (firstColumn + done) / 2
+        let uRow = u + chromaStart * chromaStep, vRow = v + chromaStart * chromaStep
+        let yRow = y + done, alphaRow = alpha + done, outRow = out + 4 * done
+        switch (bgra, chromaStep) {
+        case (false, 1): pairsLoop(RGBAOrder.self, step: 1, y: yRow, u: uRow, v: vRow, alpha: alphaRow, out: outRow, pairs: pairs)
+        case (false, _): pairsLoop(RGBAOrder.self, step: 2, y: yRow, u: uRow, v: vRow, alpha: alphaRow, out: outRow, pairs: pairs)
+        case (true, 1): pairsLoop(BGRAOrder.self, step: 1, y: yRow, u: uRow, v: vRow, alpha: alphaRow, out: outRow, pairs: pairs)
+        case (true, _): pairsLoop(BGRAOrder.self, step: 2, y: yRow, u: uRow, v: vRow, alpha: alphaRow, out: outRow, pairs: pairs)
         }
-    }
-
-    /// The pixel loop, one copy per byte order so that the shifts are constants.
-    @inline(__always)
-    private static func pixels<Order: RGBByteOrder>(_: Order.Type, y: UnsafePointer<UInt8>, shift: Int, r: UnsafePointer<Int16>,
-                                                    g: UnsafePointer<Int16>, b: UnsafePointer<Int16>, alpha: UnsafePointer<UInt8>,
-                                                    out: UnsafeMutablePointer<UInt8>, width: Int, lumaOffset: Int16, lumaScale: Int16) {
-        let r = r + shift, g = g + shift, b = b + shift
-        for column in 0..<width {
-            let luma = high((Int16(truncatingIfNeeded: y[column]) &- lumaOffset) &<< 7, lumaScale) &+ 8
-            let pixel = out + 4 &* column
-            pixel[Order.red] = level8((luma &+ r[column]) &>> 4)
-            pixel[1] = level8((luma &+ g[column]) &>> 4)
-            pixel[Order.blue] = level8((luma &+ b[column]) &>> 4)
-            pixel[3] = alpha[column]
+        let last = done + 2 * pairs
+        if last < width {
+            let chroma = (firstColumn + last) / 2 * chromaStep
+            pixel(y: y + last, u: u[chroma], v: v[chroma], alpha: alpha + last, out: out + 4 * last, bgra: bgra)
         }
     }
 
     @inline(__always)
-    private static func level8(_ value: Int16) -> UInt8 {
-        UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+    private func pairsLoop<Order: RGBByteOrder>(_: Order.Type, step: Int, y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
+                                               alpha: UnsafePointer<UInt8>, out: UnsafeMutablePointer<UInt8>, pairs: Int) {
+        let (lumaOffset, luma, vToR, vToG, uToG, uToB) = (lumaOffset, luma, vToR, vToG, uToG, uToB)
+        // Each pixel as two 16-bit halves (red|green, blue|alpha in memory order), so that
+        // the widest value is 16 bits and the compiler fills whole registers.
+        let halves = UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt16.self)
+        for pair in 0..<pairs {
+            let uu = Int16(truncatingIfNeeded: u[step &* pair]) &- 128, vv = Int16(truncatingIfNeeded: v[step &* pair]) &- 128
+            let red = vToR(vv), green = vToG(vv) &+ uToG(uu), blue = uToB(uu)
+            let first = luma(Int16(truncatingIfNeeded: y[2 &* pair]) &- lumaOffset) &+ 8
+            let second = luma(Int16(truncatingIfNeeded: y[2 &* pair &+ 1]) &- lumaOffset) &+ 8
+            let (firstLow, firstHigh) = Order.red == 0 ? (first &+ red, first &+ blue) : (first &+ blue, first &+ red)
+            let (secondLow, secondHigh) = Order.red == 0 ? (second &+ red, second &+ blue) : (second &+ blue, second &+ red)
+            halves[4 &* pair] = Self.level16(firstLow &>> 4) | (Self.level16((first &+ green) &>> 4) &<< 8)
+            halves[4 &* pair &+ 1] = Self.level16(firstHigh &>> 4) | (UInt16(truncatingIfNeeded: alpha[2 &* pair]) &<< 8)
+            halves[4 &* pair &+ 2] = Self.level16(secondLow &>> 4) | (Self.level16((second &+ green) &>> 4) &<< 8)
+            halves[4 &* pair &+ 3] = Self.level16(secondHigh &>> 4) | (UInt16(truncatingIfNeeded: alpha[2 &* pair &+ 1]) &<< 8)
+        }
     }
 
-    /// One chroma pair's terms, written for both of its pixels.
     @inline(__always)
-    private static func chroma(_ u: UInt8, _ v: UInt8, _ vToR: Int16, _ vToG: Int16, _ uToG: Int16, _ uToB: Int16,
-                               _ r: UnsafeMutablePointer<Int16>, _ g: UnsafeMutablePointer<Int16>, _ b: UnsafeMutablePointer<Int16>) {
-        let uu = (Int16(truncatingIfNeeded: u) &- 128) &<< 7, vv = (Int16(truncatingIfNeeded: v) &- 128) &<< 7
-        let red = high(vv, vToR), green = high(vv, vToG) &+ high(uu, uToG), blue = high(uu, uToB)
-        r[0] = red; r[1] = red
-        g[0] = green; g[1] = green
-        b[0] = blue; b[1] = blue
+    private static func level16(_ value: Int16) -> UInt16 {
+        UInt16(bitPattern: min(max(value, 0), 255))
+    }
+
+    private func pixel(y: UnsafePointer<UInt8>, u: UInt8, v: UInt8, alpha: UnsafePointer<UInt8>, out: UnsafeMutablePointer<UInt8>, bgra: Bool) {
+        let uu = Int16(truncatingIfNeeded: u) &- 128, vv = Int16(truncatingIfNeeded: v) &- 128
+        let lumaTerm = luma(Int16(truncatingIfNeeded: y[0]) &- lumaOffset) &+ 8
+        let red = UInt8(Self.level((lumaTerm &+ vToR(vv)) &>> 4))
+        let green = UInt8(Self.level((lumaTerm &+ vToG(vv) &+ uToG(uu)) &>> 4))
+        let blue = UInt8(Self.level((lumaTerm &+ uToB(uu)) &>> 4))
+        out[0] = bgra ? blue : red
+        out[1] = green
+        out[2] = bgra ? red : blue
+        out[3] = alpha[0]
     }
 }

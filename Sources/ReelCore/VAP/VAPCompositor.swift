@@ -45,7 +45,7 @@ public struct VAPCompositor {
         guard output.width == layout.outputWidth, output.height == layout.outputHeight else {
             throw PixelConversionError.destinationSize(expected: (layout.outputWidth, layout.outputHeight), got: (output.width, output.height))
         }
-        var kernel = VAPColourKernel(matrix: picture.matrix, range: picture.range)
+        let kernel = VAPColourKernel(matrix: picture.matrix, range: picture.range)
         let chroma = picture.chromaSource
         let origin = layout.rgbFrame
         let luma = picture.planes[0], alphaLuma = picture.planes[0]

@@ -68,14 +68,7 @@ public final class AudioConverter {
         guard code >= 0, let source, let sink else { throw DecodeError(.other, code: code, detail: "audio filter: \(ffmpegErrorText(code))") }
         var chain = "aformat=sample_fmts=flt:sample_rates=\(device.sampleRate):channel_layouts=\(device.channels)c"
         if abs(tempo - 1) > 1e-6 { chain = "atempo=\(tempo)," + chain }
-        var outputs = avfilter_inout_alloc(), inputs = avfilter_inout_alloc()
-        defer { avfilter_inout_free(&outputs); avfilter_inout_free(&inputs) }
-        outputs?.pointee.name = av_strdup("in")
-        outputs?.pointee.filter_ctx = source
-        inputs?.pointee.name = av_strdup("out")
-        inputs?.pointee.filter_ctx = sink
-        code = avfilter_graph_parse_ptr(newGraph, chain, &inputs, &outputs, nil)
-        if code >= 0 { code = avfilter_graph_config(newGraph, nil) }
+        code = FilterGraphWiring.connect(chain, in: newGraph, from: source, to: sink)
         guard code >= 0 else { throw DecodeError(.other, code: code, detail: "audio filter '\(chain)': \(ffmpegErrorText(code))") }
         inputSignature = signature
     }

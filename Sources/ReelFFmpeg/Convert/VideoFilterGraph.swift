@@ -20,15 +20,8 @@ public final class VideoFilterGraph {
         let arguments = "video_size=\(width)x\(height):pix_fmt=\(pixelFormat.rawValue):time_base=1/25:pixel_aspect=1/1"
         var code = avfilter_graph_create_filter(&source, avfilter_get_by_name("buffer"), "in", arguments, nil, graph)
         if code >= 0 { code = avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"), "out", nil, nil, graph) }
-        guard code >= 0 else { throw DecodeError(.other, code: code, detail: "video filter: \(ffmpegErrorText(code))") }
-        var outputs = avfilter_inout_alloc(), inputs = avfilter_inout_alloc()
-        defer { avfilter_inout_free(&outputs); avfilter_inout_free(&inputs) }
-        outputs?.pointee.name = av_strdup("in")
-        outputs?.pointee.filter_ctx = source
-        inputs?.pointee.name = av_strdup("out")
-        inputs?.pointee.filter_ctx = sink
-        code = avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil)
-        if code >= 0 { code = avfilter_graph_config(graph, nil) }
+        guard code >= 0, let source, let sink else { throw DecodeError(.other, code: code, detail: "video filter: \(ffmpegErrorText(code))") }
+        code = FilterGraphWiring.connect(description, in: graph, from: source, to: sink)
         guard code >= 0 else { throw DecodeError(.other, code: code, detail: "video filter '\(description)': \(ffmpegErrorText(code))") }
     }
 

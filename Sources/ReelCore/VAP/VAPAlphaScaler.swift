@@ -75,10 +75,13 @@ struct VAPAlphaScaler {
             }
             sums[-1] = sums[0]
             sums[width] = sums[width - 1]
+            // Both pixels of a pair as one 16-bit store (little-endian: the even one first).
+            let pairsOut = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt16.self)
             for pair in 0..<width {
                 let centre = sums[pair] &* 3 &+ 8
-                output[2 &* pair] = UInt8(truncatingIfNeeded: stretch((centre &+ sums[pair &- 1]) &>> 4))
-                output[2 &* pair &+ 1] = UInt8(truncatingIfNeeded: stretch((centre &+ sums[pair &+ 1]) &>> 4))
+                let even = UInt16(bitPattern: stretch((centre &+ sums[pair &- 1]) &>> 4))
+                let odd = UInt16(bitPattern: stretch((centre &+ sums[pair &+ 1]) &>> 4))
+                pairsOut[pair] = even | (odd &<< 8)
             }
         }
     }

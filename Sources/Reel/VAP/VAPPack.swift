@@ -19,6 +19,29 @@ public struct VAPPack: Sendable {
     public var preset = "medium"
     /// An audio file whose first audio stream is copied (AAC, MP3 or another codec MP4 holds).
     public var audio: String?
+    /// Fusion sources, each with its masks; the animation becomes a fusion (`vapx`) one.
+    public var fusion: [FusionSource] = []
+
+    /// A text or image the application will fuse in, and where: a mask picture for each
+    /// frame (numbered as the frames; white and opaque where the source shows, a missing or
+    /// empty picture where it does not).
+    public struct FusionSource: Sendable {
+        public var tag: String
+        public var kind: VAPConfig.Source.Kind
+        public var masks: String
+        /// The size the application draws the source at; the largest mask box by default.
+        public var size: (width: Int, height: Int)?
+        public var fit: VAPConfig.Source.Fit = .fitXY
+        /// Text colour (`#RRGGBB`) and boldness.
+        public var color: String?
+        public var bold = false
+
+        public init(tag: String, kind: VAPConfig.Source.Kind, masks: String) {
+            self.tag = tag
+            self.kind = kind
+            self.masks = masks
+        }
+    }
 
     public init(input: String, output: String) {
         self.input = input
@@ -30,6 +53,10 @@ public struct VAPPack: Sendable {
 
     /// The frames of the pattern: the first existing number from 0 to 4, then each next one.
     public func framePaths() throws -> [String] {
+        try framePaths(pattern: input)
+    }
+
+    private func framePaths(pattern input: String) throws -> [String] {
         guard input.range(of: "%[0-9]*d", options: .regularExpression) != nil else {
             throw VAPError.invalidField(path: "input", reason: "\(input) is not a frame pattern such as frames/%04d.png")
         }
@@ -51,7 +78,11 @@ public struct VAPPack: Sendable {
         guard (1...120).contains(framesPerSecond) else { throw VAPError.invalidField(path: "fps", reason: "\(framesPerSecond) is not in 1…120") }
         let paths = try framePaths()
         let first = try ImageFile.premultipliedRGBA(path: paths[0])
-        let packing = VAPPackLayout(width: first.width, height: first.height)
+        let masks = try fusion.map { source in try loadMasks(source, frames: paths, width: first.width, height: first.height) }
+        let slotSizes = zip(fusion, masks).map { source, masks in
+            (width: max(masks.values.map(\.box.width).max() ?? 1, 1), height: max(masks.values.map(\.box.height).max() ?? 1, 1))
+        }
+        let packing = VAPPackLayout(width: first.width, height: first.height, maskSizes: slotSizes)
         let temporary = output + ".reel-pack.mp4"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         var settings = VideoFileWriter.Settings(width: packing.videoWidth, height: packing.videoHeight, timeBase: Rational(1, framesPerSecond),
@@ -74,14 +105,57 @@ public struct VAPPack: Sendable {
                 throw VAPError.invalidField(path: "input", reason: "\(path) is \(frame.width)x\(frame.height), the first frame \(first.width)x\(first.height)")
             }
             try packing.compose(frame, into: canvas)
+            for (slot, sourceMasks) in masks.enumerated() {
+                if let mask = sourceMasks[index] { packing.drawMask(mask.strength, width: mask.box.width, height: mask.box.height, slot: slot, into: canvas) }
+            }
             try writer.copyAudio(until: Double(index) / Double(framesPerSecond))
             try writer.video.write(canvas, pts: Int64(index))
             progress(Double(index + 1) / Double(paths.count))
         }
         try writer.finish()
-        let config = packing.config(frameCount: paths.count, framesPerSecond: framesPerSecond)
+        let config = fusionConfig(packing, masks: masks, slotSizes: slotSizes, frameCount: paths.count)
+        try config.validate()
         let packed = try MP4BoxInsertion.insert(type: "vapc", body: config.json(), into: [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary))))
         try Data(packed).write(to: URL(fileURLWithPath: output))
         return paths.count
+    }
+
+    /// The masks of `source` for every frame that has one, by frame index.
+    private func loadMasks(_ source: FusionSource, frames: [String], width: Int, height: Int) throws -> [Int: VAPMask] {
+        guard source.masks.range(of: "%[0-9]*d", options: .regularExpression) != nil else {
+            throw VAPError.invalidField(path: "mask \(source.tag)", reason: "\(source.masks) is not a frame pattern such as masks/%04d.png")
+        }
+        // Masks are numbered as the frames are.
+        let start = (0...4).first { FileManager.default.fileExists(atPath: String(format: input, $0)) } ?? 0
+        var masks: [Int: VAPMask] = [:]
+        for index in frames.indices {
+            let path = String(format: source.masks, start + index)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let picture = try ImageFile.premultipliedRGBA(path: path)
+            guard picture.width == width, picture.height == height else {
+                throw VAPError.invalidField(path: "mask \(source.tag)", reason: "\(path) is \(picture.width)x\(picture.height), the frames \(width)x\(height)")
+            }
+            masks[index] = VAPMask(picture: picture)
+        }
+        guard !masks.isEmpty else { throw VAPError.invalidField(path: "mask \(source.tag)", reason: "no picture of \(source.masks) shows a mask") }
+        return masks
+    }
+
+    private func fusionConfig(_ packing: VAPPackLayout, masks: [[Int: VAPMask]], slotSizes: [(width: Int, height: Int)], frameCount: Int) -> VAPConfig {
+        let sources = fusion.enumerated().map { index, source in
+            VAPConfig.Source(id: "\(index + 1)", kind: source.kind, loadType: "local", tag: source.tag, color: source.color,
+                             style: source.bold ? "b" : nil, width: source.size?.width ?? slotSizes[index].width,
+                             height: source.size?.height ?? slotSizes[index].height, fit: source.fit)
+        }
+        let frames = (0..<frameCount).compactMap { frame -> VAPConfig.Frame? in
+            let objects = masks.enumerated().compactMap { slot, sourceMasks -> VAPConfig.Object? in
+                guard let mask = sourceMasks[frame] else { return nil }
+                let origin = packing.maskSlots[slot]
+                return VAPConfig.Object(sourceID: "\(slot + 1)", z: slot, frame: mask.box,
+                                        maskFrame: PixelRect(x: origin.x, y: origin.y, width: mask.box.width, height: mask.box.height))
+            }
+            return objects.isEmpty ? nil : VAPConfig.Frame(index: frame, objects: objects)
+        }
+        return packing.config(frameCount: frameCount, framesPerSecond: framesPerSecond, sources: sources, frames: frames)
     }
 }

@@ -1,33 +1,61 @@
 /// How `reel vap pack` lays an animation out in the video, as Tencent's VapTool does: the
 /// colour region at the top left, the alpha region at half scale beside it (to the right
 /// of a portrait animation, below a landscape one), 4 pixels apart, and the video padded
-/// to multiples of 16.
+/// to multiples of 16. Fusion masks get a slot each beyond the alpha region (beside it
+/// for landscape animations, below it for portrait ones), stacked 4 pixels apart.
 public struct VAPPackLayout: Sendable, Equatable {
     public static let gap = 4
 
     public let layout: VAPLayout
+    /// Where each fusion source's masks go in the video, in the order given.
+    public let maskSlots: [PixelRect]
     public let videoWidth: Int
     public let videoHeight: Int
 
-    /// For frames of `width`×`height`.
-    public init(width: Int, height: Int) {
+    /// For frames of `width`×`height`, with a mask slot of each size in `maskSizes`.
+    public init(width: Int, height: Int, maskSizes: [(width: Int, height: Int)] = []) {
         let rgb = PixelRect(x: 0, y: 0, width: width, height: height)
         let alphaWidth = (width + 1) / 2, alphaHeight = (height + 1) / 2
         let alpha = height > width
             ? PixelRect(x: width + Self.gap, y: 0, width: alphaWidth, height: alphaHeight)
             : PixelRect(x: 0, y: height + Self.gap, width: alphaWidth, height: alphaHeight)
         layout = VAPLayout(rgbFrame: rgb, alphaFrame: alpha)
-        videoWidth = Self.roundUp(max(rgb.width, alpha.x + alpha.width))
-        videoHeight = Self.roundUp(max(rgb.height, alpha.y + alpha.height))
+        var slots: [PixelRect] = []
+        var x = height > width ? alpha.x : alpha.x + alpha.width + Self.gap
+        var y = height > width ? alpha.y + alpha.height + Self.gap : alpha.y
+        for size in maskSizes {
+            slots.append(PixelRect(x: x, y: y, width: size.width, height: size.height))
+            if height > width { y += size.height + Self.gap } else { x += size.width + Self.gap }
+        }
+        maskSlots = slots
+        videoWidth = Self.roundUp(([rgb, alpha] + slots).map { $0.x + $0.width }.max()!)
+        videoHeight = Self.roundUp(([rgb, alpha] + slots).map { $0.y + $0.height }.max()!)
     }
 
     private static func roundUp(_ value: Int) -> Int { (value + 15) / 16 * 16 }
 
-    /// The `vapc` configuration for `frameCount` frames at `framesPerSecond`.
-    public func config(frameCount: Int, framesPerSecond: Int) -> VAPConfig {
+    /// The `vapc` configuration for `frameCount` frames at `framesPerSecond`, with fusion
+    /// `sources` and their `frames` when there are any.
+    public func config(frameCount: Int, framesPerSecond: Int, sources: [VAPConfig.Source] = [], frames: [VAPConfig.Frame] = []) -> VAPConfig {
         VAPConfig(info: VAPConfig.Info(version: 2, frameCount: frameCount, width: layout.rgbFrame.width, height: layout.rgbFrame.height,
                                        videoWidth: videoWidth, videoHeight: videoHeight, framesPerSecond: framesPerSecond,
-                                       isVAPX: false, orientation: 0, alphaFrame: layout.alphaFrame, rgbFrame: layout.rgbFrame))
+                                       isVAPX: !sources.isEmpty, orientation: 0, alphaFrame: layout.alphaFrame, rgbFrame: layout.rgbFrame),
+                  sources: sources, frames: frames)
+    }
+
+    /// Writes a fusion mask (`strength`, row after row, `size` wide) as gray into slot
+    /// `slot` of `picture`, from its top left.
+    public func drawMask(_ strength: [UInt8], width: Int, height: Int, slot: Int, into picture: PixelBuffer) {
+        let origin = maskSlots[slot]
+        for row in 0..<min(height, origin.height) {
+            let out = picture.planes[0].row(origin.y + row) + 4 * origin.x
+            for column in 0..<min(width, origin.width) {
+                let value = strength[row * width + column]
+                out[4 * column] = value
+                out[4 * column + 1] = value
+                out[4 * column + 2] = value
+            }
+        }
     }
 
     /// One video picture (opaque RGBA of the video size) from a premultiplied RGBA frame:

@@ -24,12 +24,46 @@ struct VAPPackCommand: AsyncParsableCommand {
     @Option(help: "Encoder preset (ultrafast … veryslow).") var preset: String = "medium"
     @Option(help: "An audio file to mux in (its first audio stream is copied: AAC or MP3).") var audio: String?
 
+    @Option(name: .customLong("mask"), help: """
+        A fusion source and its masks, KIND:TAG=PATTERN (repeatable; KIND is txt or img), e.g.         'img:[sImg1]=masks/avatar/%04d.png': pictures numbered as the frames, white and opaque where the source shows.
+        """)
+    var masks: [String] = []
+
+    @Option(name: .customLong("text-style"), help: "Colour and weight of a text source, TAG=#RRGGBB[,b] (repeatable).")
+    var textStyles: [String] = []
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
         guard VAPPack.Codec(rawValue: codec) != nil else { throw ValidationError("--codec takes h264 or h265") }
         guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120") }
         guard (0...51).contains(crf) else { throw ValidationError("--crf must be between 0 and 51") }
+        _ = try fusionSources()
+    }
+
+    func fusionSources() throws -> [VAPPack.FusionSource] {
+        var styles: [String: (color: String, bold: Bool)] = [:]
+        for style in textStyles {
+            let parts = style.split(separator: "=", maxSplits: 1).map(String.init)
+            let fields = parts.count == 2 ? parts[1].split(separator: ",").map(String.init) : []
+            guard let color = fields.first, VAPColor(hex: color) != nil, fields.dropFirst().allSatisfy({ $0 == "b" }) else {
+                throw ValidationError("--text-style takes TAG=#RRGGBB or TAG=#RRGGBB,b (got \(style))")
+            }
+            styles[parts[0]] = (color, fields.count == 2)
+        }
+        return try masks.map { mask in
+            guard let colon = mask.firstIndex(of: ":"), let equals = mask.firstIndex(of: "="), colon < equals,
+                  let kind = VAPConfig.Source.Kind(rawValue: String(mask[..<colon])) else {
+                throw ValidationError("--mask takes txt:TAG=PATTERN or img:TAG=PATTERN (got \(mask))")
+            }
+            var source = VAPPack.FusionSource(tag: String(mask[mask.index(after: colon)..<equals]), kind: kind,
+                                              masks: String(mask[mask.index(after: equals)...]))
+            if let style = styles[source.tag] {
+                source.color = style.color
+                source.bold = style.bold
+            }
+            return source
+        }
     }
 
     func run() async throws {
@@ -40,6 +74,7 @@ struct VAPPackCommand: AsyncParsableCommand {
         pack.crf = crf
         pack.preset = preset
         pack.audio = audio
+        pack.fusion = try fusionSources()
         let configured = pack
         let bar = ProgressBar()
         let frames = try await failing { try await BlockingRun.run { try configured.run { bar.show($0) } } }

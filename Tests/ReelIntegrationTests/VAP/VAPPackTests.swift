@@ -76,6 +76,49 @@ import Testing
         #expect(worstColour >= 35 && worstAlpha >= 35, "colour \(worstColour) dB, alpha \(worstAlpha) dB")
     }
 
+    /// A fusion source packed with its masks (a box shown in frames 10–30) is fused back
+    /// by the renderer inside the box in those frames only.
+    @Test func masksPackIntoAFusionAnimation() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pattern = try Self.frames(in: directory, width: 320, height: 240)
+        let masks = directory.appendingPathComponent("mask-%04d.png").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
+                                                "color=black:s=320x240:r=25:d=2,format=rgba,drawbox=x=60:y=60:w=80:h=40:color=white@1:t=fill:enable='between(n\\,10\\,30)'",
+                                                "-start_number", "1", masks])
+        #expect(made.status == 0, "\(made.stderr)")
+        let output = directory.appendingPathComponent("fusion.mp4").path
+        let packed = try reel("vap", "pack", pattern, "-o", output, "--mask", "img:[sImg1]=" + masks, "--mask", "txt:[sTxt1]=" + masks,
+                              "--text-style", "[sTxt1]=#FFF18D,b")
+        #expect(packed.status == 0, "\(packed.stderr)")
+        let image = directory.appendingPathComponent("magenta.png").path
+        _ = try Processes.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=0xFF00FF:s=80x40", "-frames:v", "1", image])
+        let fused = try VAPRenderer(path: output, content: VAPFusionContent(imageFiles: ["[sImg1]": image]))
+        let plain = try VAPRenderer(path: output)
+        let config = try #require(fused.decoder.file.config)
+        #expect(config.info.isVAPX && config.sources.map(\.tag) == ["[sImg1]", "[sTxt1]"])
+        #expect(config.sources[1].color == "#FFF18D" && config.sources[1].isBold)
+        #expect(Set(config.frames.map(\.index)) == Set(10...30))
+        #expect(config.frames.first?.objects.first?.frame == PixelRect(x: 60, y: 60, width: 80, height: 40))
+        while let (index, picture) = try fused.nextFrame(), let (_, plainPicture) = try plain.nextFrame() {
+            var changedInside = 0, changedOutside = 0
+            for row in 0..<240 {
+                let a = picture.planes[0].row(row), b = plainPicture.planes[0].row(row)
+                for column in 0..<320 where memcmp(a + 4 * column, b + 4 * column, 4) != 0 {
+                    if (60..<140).contains(column) && (60..<100).contains(row) { changedInside += 1 } else { changedOutside += 1 }
+                }
+            }
+            #expect(changedOutside == 0, "frame \(index): \(changedOutside) pixels changed outside the mask")
+            if (10...30).contains(index) {
+                #expect(changedInside > 3000, "frame \(index): the image shows in \(changedInside) of 3200 pixels")
+                let centre = picture.planes[0].row(80) + 4 * 100
+                #expect(centre[0] > 230 && centre[1] < 25 && centre[2] > 230, "frame \(index) centre \(centre[0]) \(centre[1]) \(centre[2])")
+            } else {
+                #expect(changedInside == 0, "frame \(index) has no mask but changed")
+            }
+        }
+    }
+
     @Test func aPatternWithoutFramesIsAClearError() throws {
         let result = try reel("vap", "pack", "/nonexistent/%04d.png", "-o", "/tmp/never.mp4")
         #expect(result.status == 1 && result.stderr.hasPrefix("reel: "), "\(result.stderr)")

@@ -35,7 +35,7 @@ struct VAPAlphaScaler {
         }
     }
 
-    /// Fills `output` (at least `outputWidth` + 16 bytes) with the alpha of output row `row`.
+    /// Fills `output` (`outputWidth` bytes) with the alpha of output row `row`.
     mutating func row(_ row: Int, luma: PixelPlane, limitedRange: Bool, into output: UnsafeMutablePointer<UInt8>) {
         if isHalfSize {
             // The common case: the range stretch inside the scaling loop.

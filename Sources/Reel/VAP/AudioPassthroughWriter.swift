@@ -1,24 +1,22 @@
 import ReelCore
 import ReelFFmpeg
 
-/// A video writer that also copies an input's audio packets, interleaved by time: before
-/// each picture, the audio up to that picture's time.
+/// A video writer that also copies an input's audio packets (when there is an input),
+/// interleaved by time: before each picture, the audio up to that picture's time.
 final class AudioPassthroughWriter {
     let video: VideoFileWriter
-    let demuxer: Demuxer
-    let audioIndex: Int?
+    private let audio: (demuxer: Demuxer, streamIndex: Int)?
     private var pending: Packet?
     private var ended = false
 
-    init(video: VideoFileWriter, demuxer: Demuxer, audioIndex: Int?) {
+    init(video: VideoFileWriter, audio: (demuxer: Demuxer, streamIndex: Int)?) {
         self.video = video
-        self.demuxer = demuxer
-        self.audioIndex = audioIndex
+        self.audio = audio
     }
 
     /// Copies the audio packets that start at or before `seconds`.
     func copyAudio(until seconds: Double) throws {
-        guard let audioIndex else { return }
+        guard let (demuxer, audioIndex) = audio else { return }
         while !ended {
             if pending == nil {
                 guard let packet = try demuxer.readPacket() else { ended = true; return }

@@ -60,12 +60,16 @@ public struct VAPExport: Sendable {
         let rate = VAPFrameRate.choose(requested: framesPerSecond, config: file.config?.info.framesPerSecond, samples: file.sampleFrameRate)
         let writer = try makeWriter(width: renderer.layout.outputWidth, height: renderer.layout.outputHeight, rate: rate)
         var written = 0
+        var madeDirectory: String?
         while let (index, picture) = try renderer.nextFrame() {
             switch output {
             case .pngSequence(let pattern):
                 let path = String(format: pattern, index)
                 let directory = (path as NSString).deletingLastPathComponent
-                if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+                if !directory.isEmpty, directory != madeDirectory {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    madeDirectory = directory
+                }
                 try PNGWriter.write(picture.videoFrame(), to: path)
             default:
                 // Audio up to this frame's time first, so that the file comes out interleaved.
@@ -105,6 +109,7 @@ public struct VAPExport: Sendable {
         }
         let demuxer = try Demuxer(url: input)
         let audioIndex = copyAudio ? demuxer.bestStream(of: .audio) : nil
-        return AudioPassthroughWriter(video: try VideoFileWriter(path: path, video: settings, copying: audioIndex, of: demuxer), demuxer: demuxer, audioIndex: audioIndex)
+        return AudioPassthroughWriter(video: try VideoFileWriter(path: path, video: settings, copying: audioIndex, of: demuxer),
+                                      audio: audioIndex.map { (demuxer, $0) })
     }
 }

@@ -53,14 +53,10 @@ public struct VAPPack: Sendable {
 
     /// The frames of the pattern: the first existing number from 0 to 4, then each next one.
     public func framePaths() throws -> [String] {
-        try framePaths(pattern: input)
-    }
-
-    private func framePaths(pattern input: String) throws -> [String] {
         guard input.range(of: "%[0-9]*d", options: .regularExpression) != nil else {
             throw VAPError.invalidField(path: "input", reason: "\(input) is not a frame pattern such as frames/%04d.png")
         }
-        guard let first = (0...4).first(where: { FileManager.default.fileExists(atPath: String(format: input, $0)) }) else {
+        guard let first = firstNumber else {
             throw VAPError.invalidField(path: "input", reason: "no file matches \(input) (numbered from 0 to 4 on)")
         }
         var paths: [String] = []
@@ -93,10 +89,9 @@ public struct VAPPack: Sendable {
         if let audio {
             let demuxer = try Demuxer(url: audio)
             guard let index = demuxer.bestStream(of: .audio) else { throw VAPError.invalidField(path: "audio", reason: "\(audio) has no audio stream") }
-            writer = AudioPassthroughWriter(video: try VideoFileWriter(path: temporary, video: settings, copying: index, of: demuxer), demuxer: demuxer, audioIndex: index)
+            writer = AudioPassthroughWriter(video: try VideoFileWriter(path: temporary, video: settings, copying: index, of: demuxer), audio: (demuxer, index))
         } else {
-            let demuxer = try Demuxer(url: paths[0])
-            writer = AudioPassthroughWriter(video: try VideoFileWriter(path: temporary, video: settings), demuxer: demuxer, audioIndex: nil)
+            writer = AudioPassthroughWriter(video: try VideoFileWriter(path: temporary, video: settings), audio: nil)
         }
         let canvas = try PixelBuffer(format: .rgba, width: packing.videoWidth, height: packing.videoHeight)
         for (index, path) in paths.enumerated() {
@@ -120,13 +115,18 @@ public struct VAPPack: Sendable {
         return paths.count
     }
 
+    /// The first number from 0 to 4 that names an existing file of the input pattern.
+    private var firstNumber: Int? {
+        (0...4).first { FileManager.default.fileExists(atPath: String(format: input, $0)) }
+    }
+
     /// The masks of `source` for every frame that has one, by frame index.
     private func loadMasks(_ source: FusionSource, frames: [String], width: Int, height: Int) throws -> [Int: VAPMask] {
         guard source.masks.range(of: "%[0-9]*d", options: .regularExpression) != nil else {
             throw VAPError.invalidField(path: "mask \(source.tag)", reason: "\(source.masks) is not a frame pattern such as masks/%04d.png")
         }
         // Masks are numbered as the frames are.
-        let start = (0...4).first { FileManager.default.fileExists(atPath: String(format: input, $0)) } ?? 0
+        let start = firstNumber ?? 0
         var masks: [Int: VAPMask] = [:]
         for index in frames.indices {
             let path = String(format: source.masks, start + index)

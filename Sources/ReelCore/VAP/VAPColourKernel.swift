@@ -36,11 +36,6 @@ struct VAPColourKernel {
         uToB = Term(c.uToB)
     }
 
-    @inline(__always)
-    private static func level(_ value: Int16) -> UInt32 {
-        UInt32(truncatingIfNeeded: UInt16(bitPattern: min(max(value, 0), 255)))
-    }
-
     /// `width` pixels of the row `y` (whose first pixel is column `firstColumn` of the
     /// picture, for chroma pairing), chroma rows `u` and `v` starting at column 0.
     func compose(y: UnsafePointer<UInt8>, firstColumn: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, chromaStep: Int,
@@ -96,9 +91,9 @@ struct VAPColourKernel {
     private func pixel(y: UnsafePointer<UInt8>, u: UInt8, v: UInt8, alpha: UnsafePointer<UInt8>, out: UnsafeMutablePointer<UInt8>, bgra: Bool) {
         let uu = Int16(truncatingIfNeeded: u) &- 128, vv = Int16(truncatingIfNeeded: v) &- 128
         let lumaTerm = luma(Int16(truncatingIfNeeded: y[0]) &- lumaOffset) &+ 8
-        let red = UInt8(Self.level((lumaTerm &+ vToR(vv)) &>> 4))
-        let green = UInt8(Self.level((lumaTerm &+ vToG(vv) &+ uToG(uu)) &>> 4))
-        let blue = UInt8(Self.level((lumaTerm &+ uToB(uu)) &>> 4))
+        let red = UInt8(Self.level16((lumaTerm &+ vToR(vv)) &>> 4))
+        let green = UInt8(Self.level16((lumaTerm &+ vToG(vv) &+ uToG(uu)) &>> 4))
+        let blue = UInt8(Self.level16((lumaTerm &+ uToB(uu)) &>> 4))
         out[0] = bgra ? blue : red
         out[1] = green
         out[2] = bgra ? red : blue

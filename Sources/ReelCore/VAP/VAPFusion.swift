@@ -25,13 +25,9 @@ public struct VAPFusion {
         }
         self.config = config
         self.sources = sources
-        var objects = [Int: [VAPConfig.Object]]()
-        for frame in config.frames { objects[frame.index, default: []].append(contentsOf: frame.objects) }
-        objectsByFrame = objects.mapValues { $0.sorted { $0.z < $1.z } }
+        // Looked up for every frame shown, so gathered once.
+        objectsByFrame = Dictionary(Set(config.frames.map(\.index)).map { ($0, config.objects(inFrame: $0)) }, uniquingKeysWith: { first, _ in first })
     }
-
-    /// Whether frame `index` has anything to fuse.
-    public func hasObjects(inFrame index: Int) -> Bool { objectsByFrame[index] != nil }
 
     /// Lays frame `index`'s objects over `output` (premultiplied RGBA or BGRA of the
     /// output size), masks read from `picture` (the decoded YUV picture).

@@ -4,24 +4,49 @@ import Testing
 extension PlaybackTests {
     /// The real SDL window on a real X server (Xvfb), looked at with a screenshot.
     @Suite(.serialized) struct WindowTests {
-        /// An X server of its own on a free display number.
+        /// An X server of its own on a display number it chose itself (`-displayfd`: no
+        /// collision with another server), ready once it has written that number.
         final class VirtualDisplay {
             let name: String
-            private let server: BackgroundProcess
+            private let server = Process()
 
             init() throws {
-                let number = 90 + Int.random(in: 0..<400)
-                name = ":\(number)"
-                server = try BackgroundProcess("Xvfb", [name, "-screen", "0", "1280x720x24", "-nolisten", "tcp"])
-                for _ in 0..<50 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-                    Thread.sleep(forTimeInterval: 0.1)
+                let announced = Pipe()
+                server.executableURL = URL(fileURLWithPath: try Processes.which("Xvfb"))
+                server.arguments = ["-displayfd", "1", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+                server.standardInput = FileHandle.nullDevice
+                server.standardOutput = announced
+                server.standardError = FileHandle.nullDevice
+                try server.run()
+                // Xvfb writes the number when it accepts connections; a busy machine can take
+                // seconds, so read until the newline rather than poll for a socket.
+                var announcement = Data()
+                while !announcement.contains(UInt8(ascii: "\n")) {
+                    let more = announced.fileHandleForReading.availableData
+                    if more.isEmpty { break }
+                    announcement.append(more)
                 }
+                let digits = String(decoding: announcement, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                guard let number = Int(digits) else {
+                    server.terminate()
+                    throw TestSetupError("Xvfb did not announce a display")
+                }
+                name = ":\(number)"
             }
 
-            func stop() { server.stop() }
+            /// SIGTERM, then SIGKILL after 2 s (the test runner's threads may block SIGTERM,
+            /// and children inherit that mask).
+            func stop() {
+                if server.isRunning {
+                    server.terminate()
+                    for _ in 0..<200 where server.isRunning { usleep(10_000) }
+                    if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+                }
+                server.waitUntilExit()
+            }
 
             /// The window named `title`: its position and size, once it is shown.
-            func window(titled title: String, timeout: Double = 10) throws -> (x: Int, y: Int, width: Int, height: Int)? {
+            func window(titled title: String, timeout: Double = 30) throws -> (x: Int, y: Int, width: Int, height: Int)? {
                 let deadline = Date().addingTimeInterval(timeout)
                 while Date() < deadline {
                     let found = try Processes.run("xdotool", ["search", "--name", title, "getwindowgeometry"], environment: ["DISPLAY": name])

@@ -39,9 +39,7 @@ public final class VideoFileWriter {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var encoder: UnsafeMutablePointer<AVCodecContext>?
     private var videoStream: UnsafeMutablePointer<AVStream>?
-    private var copiedStream: UnsafeMutablePointer<AVStream>?
-    private var copiedTimeBase = AVRational(num: 1, den: 1)
-    private var copiedIndex: Int?
+    private var copied: CopiedStream?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var finished = false
@@ -85,16 +83,7 @@ public final class VideoFileWriter {
         avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
         stream.pointee.time_base = encoder.pointee.time_base
 
-        if let index = copiedStreamIndex, let demuxer, index >= 0, index < Int(demuxer.context.pointee.nb_streams) {
-            let input = demuxer.context.pointee.streams[index]!
-            guard let output = avformat_new_stream(context, nil) else { throw fail("out of memory") }
-            avcodec_parameters_copy(output.pointee.codecpar, input.pointee.codecpar)
-            output.pointee.codecpar.pointee.codec_tag = 0
-            output.pointee.time_base = input.pointee.time_base
-            copiedStream = output
-            copiedTimeBase = input.pointee.time_base
-            copiedIndex = index
-        }
+        if let index = copiedStreamIndex, let demuxer { copied = try CopiedStream(copying: index, of: demuxer, into: context) }
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             code = avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE)
             guard code >= 0 else { throw fail(ffmpegErrorText(code)) }
@@ -150,15 +139,8 @@ public final class VideoFileWriter {
 
     /// Writes a packet of the copied stream, its timestamps carried over.
     public func write(copied packet: Packet) throws {
-        guard let copiedStream, let format, packet.streamIndex == copiedIndex, let box = packet.owner as? PacketBox,
-              let clone = av_packet_clone(box.packet) else { return }
-        var owned: UnsafeMutablePointer<AVPacket>? = clone
-        defer { av_packet_free(&owned) }
-        clone.pointee.stream_index = copiedStream.pointee.index
-        av_packet_rescale_ts(clone, copiedTimeBase, copiedStream.pointee.time_base)
-        clone.pointee.pos = -1
-        let code = av_interleaved_write_frame(format, clone)
-        guard code >= 0 else { throw fail(ffmpegErrorText(code)) }
+        guard let copied, let format else { return }
+        try copied.write(packet, to: format)
     }
 
     /// Drains the encoder and finishes the file.

@@ -1,0 +1,55 @@
+import ReelCore
+import ReelFFmpeg
+
+/// Where `reel encode` writes: an Annex B file, an MP4 (or another container libavformat
+/// knows by the file name), or an RTP stream with its SDP.
+public enum EncodeDestination: Sendable, Equatable {
+    case annexB(path: String, repeatParameterSets: Bool)
+    case container(path: String)
+    case rtp(url: String, sdpPath: String?, mtu: Int)
+
+    /// Chosen from the output's name: `rtp://…`, `.h264`/`.264`/`.h265`/`.265`/`.hevc`, or
+    /// a container.
+    public init(output: String, sdpPath: String? = nil, mtu: Int = 1400, repeatParameterSets: Bool = false) {
+        let lowered = output.lowercased()
+        if lowered.hasPrefix("rtp://") {
+            self = .rtp(url: output, sdpPath: sdpPath, mtu: mtu)
+        } else if [".h264", ".264", ".h265", ".265", ".hevc"].contains(where: { lowered.hasSuffix($0) }) {
+            self = .annexB(path: output, repeatParameterSets: repeatParameterSets)
+        } else {
+            self = .container(path: output)
+        }
+    }
+}
+
+/// Takes the samples of one encode and the audio packets beside them.
+protocol EncodedSampleSink: AnyObject {
+    func write(_ sample: EncodedSample) throws
+    func write(audio packet: Packet) throws
+    func finish() throws
+}
+
+extension AnnexBWriter: EncodedSampleSink {
+    func write(audio packet: Packet) throws {}
+}
+
+extension RTPSender: EncodedSampleSink {
+    func write(audio packet: Packet) throws {}
+    func finish() throws {}
+}
+
+/// The container writer, told each sample's duration (the last one would otherwise be
+/// cut from the track).
+final class ContainerSink: EncodedSampleSink {
+    private let muxer: EncodedSampleMuxer
+    private let frameTicks: Int64
+
+    init(muxer: EncodedSampleMuxer, frameRate: Rational) {
+        self.muxer = muxer
+        frameTicks = frameRate.isKnown ? Int64(EncoderSession.timescale) * Int64(frameRate.denominator) / Int64(frameRate.numerator) : 0
+    }
+
+    func write(_ sample: EncodedSample) throws { try muxer.write(sample, duration: frameTicks) }
+    func write(audio packet: Packet) throws { try muxer.write(copied: packet) }
+    func finish() throws { try muxer.finish() }
+}

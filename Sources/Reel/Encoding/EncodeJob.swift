@@ -1,0 +1,145 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// How far an encode has got, for a progress bar or a live stats line.
+public struct EncodeProgress: Sendable {
+    public var statistics: EncoderStatistics
+    /// Media time of the last frame handed to the encoder.
+    public var mediaSeconds: Double
+    public var elapsedSeconds: Double
+    /// Between 0 and 1 when the input's length is known.
+    public var fraction: Double?
+}
+
+/// What an encode did, printed as JSON by `reel encode --stats`.
+public struct EncodeReport: Sendable, Codable, Equatable {
+    public var framesIn: Int
+    public var framesDropped: Int
+    public var samplesOut: Int
+    public var keyframesOut: Int
+    public var bytesOut: Int
+    public var mediaSeconds: Double
+    public var elapsedSeconds: Double
+    /// Bits per second of video over the media duration.
+    public var averageBitRate: Double
+    public var packetsSent: Int?
+}
+
+/// One encode from an ``EncoderInput`` through an ``EncoderSession`` into an
+/// ``EncodeDestination``: frames read on the caller's thread (waiting for room when the
+/// input is a file, never when it is live), samples written on the session's thread.
+public final class EncodeJob: @unchecked Sendable {
+    private let input: any EncoderInput
+    private let session: EncoderSession
+    private let destination: EncodeDestination
+    private let maxDuration: Double?
+    private let forcedKeyframes: Set<Int>
+    private let sinkLock = ConditionLock()
+    private var sinkError: Error?
+
+    /// - Parameters:
+    ///   - duration: stop after this much media time (seconds).
+    ///   - forcedKeyframes: frame numbers (from 0) that must be keyframes.
+    public init(input: any EncoderInput, codec: VideoCodec, properties: EncoderProperties, destination: EncodeDestination,
+                duration: Double? = nil, forcedKeyframes: Set<Int> = []) throws {
+        if let duration, !(duration > 0) { throw EncoderError(.invalidProperty, "the duration must be positive, got \(duration)") }
+        var properties = properties
+        properties.expectedFrameRate = input.frameRate
+        self.input = input
+        session = try EncoderSession(codec: codec, width: input.width, height: input.height, properties: properties)
+        self.destination = destination
+        maxDuration = duration
+        self.forcedKeyframes = forcedKeyframes
+    }
+
+    /// Encodes until the input ends or the duration is reached; `progress` is called on
+    /// the caller's thread about every 100 ms.
+    public func run(progress: (EncodeProgress) -> Void = { _ in }) throws -> EncodeReport {
+        try session.prepare()
+        defer { session.invalidate() }
+        guard let format = session.formatDescription else { throw EncoderError(.invalidState, "the session has no format") }
+        // Used under sinkLock only, from here and from the session's thread.
+        nonisolated(unsafe) let sink = try makeSink(format)
+        var packetsSent: () -> Int? = { nil }
+        if let sender = sink as? RTPSender { packetsSent = { sender.packetsSent } }
+        session.setOutputHandler { [self] sample in
+            sinkLock.withLock {
+                guard sinkError == nil else { return }
+                do { try sink.write(sample) } catch { sinkError = error }
+            }
+        }
+        let started = monotonicSeconds()
+        var lastReport = started, index = 0, mediaSeconds = 0.0, firstTime: Double?
+        let expected = input.frameCount.map { count in maxDuration.map { min(count, Int(($0 * (input.frameRate.doubleValue ?? 25)).rounded(.up))) } ?? count }
+        while let (frame, time) = try input.nextFrame() {
+            let start = firstTime ?? time.seconds
+            firstTime = start
+            if let maxDuration, time.seconds - start >= maxDuration - 1e-9 { break }
+            if !input.isLive { session.waitForQueueSpace() }
+            try session.encode(frame, presentationTime: time, forceKeyframe: forcedKeyframes.contains(index))
+            index += 1
+            mediaSeconds = time.seconds - start + 1 / (input.frameRate.doubleValue ?? 25)
+            if let files = input as? DecodedFileInput {
+                let packets = files.takeAudioPackets()
+                try sinkLock.withLock { for packet in packets { try sink.write(audio: packet) } }
+            }
+            if let error = sinkLock.withLock({ sinkError }) { throw error }
+            let now = monotonicSeconds()
+            if now - lastReport >= 0.1 {
+                lastReport = now
+                progress(EncodeProgress(statistics: session.statistics, mediaSeconds: mediaSeconds, elapsedSeconds: now - started,
+                                        fraction: expected.map { $0 > 0 ? min(1, Double(index) / Double($0)) : 1 }))
+            }
+        }
+        try BlockingWait.complete(session)
+        if let error = sinkLock.withLock({ sinkError }) { throw error }
+        try sinkLock.withLock { try sink.finish() }
+        let statistics = session.statistics
+        let elapsed = monotonicSeconds() - started
+        progress(EncodeProgress(statistics: statistics, mediaSeconds: mediaSeconds, elapsedSeconds: elapsed, fraction: expected == nil ? nil : 1))
+        return EncodeReport(framesIn: statistics.framesIn, framesDropped: statistics.framesDropped, samplesOut: statistics.samplesOut,
+                            keyframesOut: statistics.keyframesOut, bytesOut: statistics.bytesOut, mediaSeconds: mediaSeconds,
+                            elapsedSeconds: elapsed, averageBitRate: mediaSeconds > 0 ? Double(statistics.bytesOut) * 8 / mediaSeconds : 0,
+                            packetsSent: packetsSent())
+    }
+
+    private func makeSink(_ format: VideoFormatDescription) throws -> any EncodedSampleSink {
+        switch destination {
+        case .annexB(let path, let repeatParameterSets):
+            return try AnnexBWriter(path: path, repeatParameterSets: repeatParameterSets)
+        case .container(let path):
+            var audio: (Int, Demuxer)?
+            if let file = input as? DecodedFileInput, let index = file.audioStreamIndex,
+               let codec = file.demuxer.info.streams.first(where: { $0.index == index })?.codecName,
+               EncodedSampleMuxer.copyableAudioCodecs.contains(codec) {
+                audio = (index, file.demuxer)
+            }
+            let muxer = try EncodedSampleMuxer(path: path, format: format, timescale: EncoderSession.timescale, frameRate: input.frameRate,
+                                               copying: audio?.0, of: audio?.1)
+            return ContainerSink(muxer: muxer, frameRate: input.frameRate)
+        case .rtp(let url, let sdpPath, let mtu):
+            let sender = try RTPSender(url: url, format: format, mtu: mtu, pacesInRealTime: !input.isLive)
+            if let sdpPath { try sender.writeSessionDescription(to: sdpPath) }
+            return sender
+        }
+    }
+}
+
+/// Waits on a plain thread for an `async` session call (the job runs outside Swift's
+/// concurrency, on the caller's thread).
+enum BlockingWait {
+    static func complete(_ session: EncoderSession) throws {
+        let done = ConditionLock()
+        nonisolated(unsafe) var outcome: Result<Void, Error>?
+        Task.detached {
+            let result: Result<Void, Error>
+            do { try await session.complete(); result = .success(()) } catch { result = .failure(error) }
+            done.withLock { outcome = result; done.broadcast() }
+        }
+        try done.withLock {
+            while outcome == nil { done.wait() }
+            try outcome!.get()
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import ReelCore
+
+/// Where the frames of an encode come from: a file of raw pictures, a y4m file, any file
+/// Reel decodes, or the synthetic camera.
+public protocol EncoderInput: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    var frameRate: Rational { get }
+    /// Frames in the whole input when known (for a progress bar).
+    var frameCount: Int? { get }
+    /// Whether frames arrive in real time (a camera) rather than as fast as they are read.
+    var isLive: Bool { get }
+    /// The next frame and when it is shown; nil at the end.
+    func nextFrame() throws -> (frame: VideoFrame, presentationTime: MediaTime)?
+}

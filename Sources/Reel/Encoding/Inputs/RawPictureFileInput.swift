@@ -1,0 +1,109 @@
+import Foundation
+import ReelCore
+
+/// Uncompressed 8-bit I420 pictures from a file: raw (`.yuv`, size and rate given) or
+/// YUV4MPEG2 (`.y4m`, each picture after a `FRAME` line).
+public final class RawPictureFileInput: EncoderInput {
+    public let width: Int
+    public let height: Int
+    public let frameRate: Rational
+    public let frameCount: Int?
+    public var isLive: Bool { false }
+    private let file: UnsafeMutablePointer<FILE>
+    private let path: String
+    private let isY4M: Bool
+    private let range: ColorRange
+    private let pool = PixelBufferPool(capacity: 16)
+    private var packed: [UInt8]
+    private var index = 0
+
+    /// A y4m file: the size and rate come from its header.
+    public convenience init(y4m path: String) throws {
+        try self.init(path: path, y4m: true, width: 0, height: 0, frameRate: Rational(25, 1))
+    }
+
+    /// A raw I420 file of `width`×`height` pictures at `frameRate`.
+    public convenience init(raw path: String, width: Int, height: Int, frameRate: Rational) throws {
+        try self.init(path: path, y4m: false, width: width, height: height, frameRate: frameRate)
+    }
+
+    private init(path: String, y4m: Bool, width: Int, height: Int, frameRate: Rational) throws {
+        guard let file = fopen(path, "rb") else {
+            throw InputError(errno == ENOENT ? .notFound : .other, operation: .open, url: path, detail: String(cString: strerror(errno)))
+        }
+        self.file = file
+        self.path = path
+        isY4M = y4m
+        var size = (width, height), rate = frameRate, range = ColorRange.limited
+        if y4m {
+            let header: Y4MHeader
+            do {
+                header = try Y4MHeader(line: try Self.readLine(file, path: path))
+            } catch let error as BitstreamError {
+                fclose(file)
+                throw InputError(.invalidData, operation: .read, url: path, detail: error.description)
+            }
+            size = (header.width, header.height)
+            rate = header.frameRate
+            range = header.range
+        }
+        guard size.0 > 0, size.1 > 0, size.0 % 2 == 0, size.1 % 2 == 0, size.0 <= PixelBuffer.maxDimension, size.1 <= PixelBuffer.maxDimension else {
+            fclose(file)
+            throw InputError(.invalidData, operation: .open, url: path, detail: "raw I420 pictures need an even size, got \(size.0)x\(size.1)")
+        }
+        self.width = size.0
+        self.height = size.1
+        self.frameRate = rate
+        self.range = range
+        let pictureBytes = size.0 * size.1 * 3 / 2
+        packed = [UInt8](repeating: 0, count: pictureBytes)
+        var status = stat()
+        if !y4m, fstat(fileno(file), &status) == 0 {
+            frameCount = Int(status.st_size) / pictureBytes
+        } else {
+            frameCount = nil
+        }
+    }
+
+    deinit { fclose(file) }
+
+    public func nextFrame() throws -> (frame: VideoFrame, presentationTime: MediaTime)? {
+        if isY4M {
+            let marker = try? Self.readLine(file, path: path)
+            guard let marker else { return nil }
+            guard marker.hasPrefix("FRAME") else { throw InputError(.invalidData, operation: .read, url: path, detail: "picture \(index) has no FRAME line") }
+        }
+        let read = packed.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        if read == 0, !isY4M { return nil }
+        guard read == packed.count else { throw InputError(.truncated, operation: .read, url: path, detail: "picture \(index) has \(read) of \(packed.count) bytes") }
+        let picture = try pool.makeBuffer(format: .i420, width: width, height: height, range: range)
+        var offset = 0
+        packed.withUnsafeBytes { source in
+            for plane in picture.planes {
+                for row in 0..<plane.rowCount {
+                    plane.row(row).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, count: plane.rowByteCount)
+                    offset += plane.rowByteCount
+                }
+            }
+        }
+        let time = MediaTime(value: Int64(index) * Int64(frameRate.denominator), timescale: Int32(clamping: frameRate.numerator))
+        index += 1
+        return (picture.videoFrame(), time)
+    }
+
+    /// A line of at most ``Y4MHeader/maxLineLength`` bytes; nil-equivalent error at the end.
+    private static func readLine(_ file: UnsafeMutablePointer<FILE>, path: String) throws -> String {
+        var bytes: [UInt8] = []
+        while true {
+            let character = fgetc(file)
+            if character == EOF {
+                guard !bytes.isEmpty else { throw InputError(.truncated, operation: .read, url: path, detail: "end of file") }
+                break
+            }
+            if character == 0x0A { break }
+            bytes.append(UInt8(character))
+            guard bytes.count <= Y4MHeader.maxLineLength else { throw InputError(.invalidData, operation: .read, url: path, detail: "a y4m line is longer than \(Y4MHeader.maxLineLength) bytes") }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

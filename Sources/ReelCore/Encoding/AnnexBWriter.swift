@@ -1,0 +1,42 @@
+import Foundation
+
+/// Writes encoded samples as an Annex B elementary stream (`.h264`, `.h265`): the
+/// parameter sets once at the start, as VideoToolbox's users do, or before every keyframe
+/// on request; every NAL unit after a 4-byte start code.
+public final class AnnexBWriter {
+    private let handle: FileHandle
+    private let path: String
+    private let repeatsParameterSets: Bool
+    private var wroteParameterSets = false
+
+    public init(path: String, repeatParameterSets: Bool = false) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw OutputError(path, "cannot create the file")
+        }
+        self.path = path
+        self.handle = handle
+        repeatsParameterSets = repeatParameterSets
+    }
+
+    /// The Annex B bytes of a sample: its units, after the parameter sets when due.
+    public func bytes(of sample: EncodedSample) throws -> [UInt8] {
+        var units = try sample.nalUnits().map(Array.init)
+        if !wroteParameterSets || (repeatsParameterSets && sample.isKeyframe) {
+            units = sample.formatDescription.parameterSets + units
+            wroteParameterSets = true
+        }
+        return AnnexB.stream(of: units)
+    }
+
+    public func write(_ sample: EncodedSample) throws {
+        do {
+            try handle.write(contentsOf: bytes(of: sample))
+        } catch let error as BitstreamError {
+            throw error
+        } catch {
+            throw OutputError(path, error.localizedDescription)
+        }
+    }
+
+    public func finish() throws { try handle.close() }
+}

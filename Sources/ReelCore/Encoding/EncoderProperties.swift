@@ -1,0 +1,88 @@
+/// The settings of an ``EncoderSession``, after VTCompressionSession's properties.
+public struct EncoderProperties: Sendable, Equatable {
+    /// The profile, as `kVTProfileLevel_H264_*`; the level is chosen by the encoder from
+    /// the size, rate and bit rate unless ``level`` names one.
+    public enum Profile: String, Sendable, CaseIterable {
+        case baseline, main, high
+    }
+
+    /// A cap on the data produced in a window of time (`kVTCompressionPropertyKey_DataRateLimits`:
+    /// so many bytes per so many seconds).
+    public struct DataRateLimit: Sendable, Equatable {
+        public var bytes: Int
+        public var seconds: Double
+        public init(bytes: Int, seconds: Double) {
+            self.bytes = bytes
+            self.seconds = seconds
+        }
+        public var bitsPerSecond: Double { Double(bytes) * 8 / seconds }
+    }
+
+    /// Encode for live use: no look-ahead and no reordering, so each frame comes out as
+    /// soon as it is encoded (x264/x265's `zerolatency`).
+    public var realTime = false
+    public var profile: Profile = .main
+    /// `"3.1"`, `"4.1"`…; nil lets the encoder pick the lowest level that fits.
+    public var level: String?
+    /// Bits per second; nil encodes at constant quality (CRF 23).
+    public var averageBitRate: Int?
+    public var dataRateLimits: [DataRateLimit] = []
+    /// Most frames from one keyframe to the next (the GOP length).
+    public var maxKeyFrameInterval = 250
+    /// Keyframes exactly every ``maxKeyFrameInterval`` frames: no scene-cut keyframes.
+    public var exactKeyFrameInterval = false
+    public var expectedFrameRate: Rational = Rational(30, 1)
+    /// B-frames (output order differs from input order); baseline and real-time never use them.
+    public var allowFrameReordering = true
+    /// The encoder's speed/quality trade-off (x264's and x265's presets).
+    public var preset = "veryfast"
+    /// Frames waiting for the encoder before ``dropPolicy`` applies.
+    public var queueDepth = 8
+    public var dropPolicy: FrameDropPolicy = .dropOldest
+    /// Encoder threads; 0 lets the library choose.
+    public var threads = 0
+
+    public init() {}
+
+    /// Whether output order can differ from input order with these settings.
+    public var usesFrameReordering: Bool { allowFrameReordering && !realTime && profile != .baseline }
+
+    /// The tightest limit as a VBV: its rate, and a buffer of one window at that rate.
+    public var rateLimit: (bitsPerSecond: Int, bufferBits: Int)? {
+        guard let tightest = dataRateLimits.min(by: { $0.bitsPerSecond < $1.bitsPerSecond }) else { return nil }
+        return (Int(tightest.bitsPerSecond), tightest.bytes * 8)
+    }
+
+    /// Checks the properties for a `codec` session of `width`×`height` 4:2:0 pictures.
+    public func validate(codec: VideoCodec, width: Int, height: Int) throws {
+        func invalid(_ detail: String) -> EncoderError { EncoderError(.invalidProperty, detail) }
+        guard width > 0, height > 0 else { throw invalid("the size must be positive, got \(width)x\(height)") }
+        guard width % 2 == 0, height % 2 == 0 else { throw invalid("4:2:0 needs an even width and height, got \(width)x\(height)") }
+        guard width <= 8192, height <= 8192 else { throw invalid("\(width)x\(height) is beyond 8192x8192") }
+        if let averageBitRate, averageBitRate <= 0 { throw invalid("the bit rate must be positive, got \(averageBitRate)") }
+        if let averageBitRate, averageBitRate > 800_000_000 { throw invalid("the bit rate \(averageBitRate) is beyond 800 Mbit/s") }
+        for limit in dataRateLimits where limit.bytes <= 0 || !(limit.seconds > 0) || !limit.seconds.isFinite {
+            throw invalid("a data-rate limit needs positive bytes and seconds, got \(limit.bytes) bytes per \(limit.seconds) s")
+        }
+        if let averageBitRate, let rateLimit, Double(rateLimit.bitsPerSecond) < Double(averageBitRate) {
+            throw invalid("the data-rate limit (\(rateLimit.bitsPerSecond) bit/s) is below the average bit rate (\(averageBitRate) bit/s)")
+        }
+        guard maxKeyFrameInterval >= 1 else { throw invalid("the keyframe interval must be at least 1, got \(maxKeyFrameInterval)") }
+        guard expectedFrameRate.numerator > 0, expectedFrameRate.denominator > 0, (expectedFrameRate.doubleValue ?? 0) <= 1000 else {
+            throw invalid("the frame rate must be positive and at most 1000, got \(expectedFrameRate)")
+        }
+        guard (1...1000).contains(queueDepth) else { throw invalid("the queue depth must be 1 to 1000, got \(queueDepth)") }
+        guard (0...64).contains(threads) else { throw invalid("threads must be 0 to 64, got \(threads)") }
+        if codec == .h265, profile != .main { throw invalid("H.265 is encoded in the main profile; \(profile.rawValue) is an H.264 profile") }
+        if let level, Double(level) == nil { throw invalid("the level must be a number such as 4.1, got \(level)") }
+    }
+}
+
+/// What a session does with a new frame when ``EncoderProperties/queueDepth`` frames are
+/// already waiting: the producer is never blocked.
+public enum FrameDropPolicy: String, Sendable, CaseIterable {
+    /// Drop the oldest waiting frame: the output stays closest to live.
+    case dropOldest
+    /// Drop the new frame: the output keeps the frames already accepted.
+    case dropNewest
+}

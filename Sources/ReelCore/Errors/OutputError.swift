@@ -1,0 +1,13 @@
+/// Writing an output (a file, a socket) failed.
+public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file path or URL written to.
+    public var destination: String
+    public var detail: String
+
+    public init(_ destination: String, _ detail: String) {
+        self.destination = destination
+        self.detail = detail
+    }
+
+    public var description: String { "cannot write \(destination): \(detail)" }
+}

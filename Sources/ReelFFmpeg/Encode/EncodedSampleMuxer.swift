@@ -1,0 +1,96 @@
+import CFFmpeg
+import ReelCore
+
+/// Writes encoded samples (length-prefixed, with their `avcC`/`hvcC` record) into a
+/// container with libavformat, MP4 by default, with optionally one stream copied from an
+/// input (audio).
+public final class EncodedSampleMuxer {
+    private let path: String
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private var videoStream: UnsafeMutablePointer<AVStream>?
+    private var copied: CopiedStream?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var finished = false
+    private let sampleTimeBase: AVRational
+    /// The container's audio codecs: other audio must be re-encoded before it goes in.
+    public static let copyableAudioCodecs: Set<String> = ["aac", "mp3", "mp2", "ac3", "eac3", "alac", "opus", "flac"]
+
+    /// - Parameters:
+    ///   - timescale: ticks per second of the samples' timestamps.
+    ///   - copying: a stream of `demuxer` whose packets ``write(copied:)`` takes.
+    public init(path: String, format: VideoFormatDescription, timescale: Int32, frameRate: Rational?,
+                copying copiedStreamIndex: Int? = nil, of demuxer: Demuxer? = nil) throws {
+        self.path = path
+        sampleTimeBase = AVRational(num: 1, den: timescale)
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        var code = avformat_alloc_output_context2(&context, nil, nil, path)
+        guard code >= 0, let context else { throw OutputError(path, "no container for this file name (\(ffmpegErrorText(code)))") }
+        self.context = context
+        guard let stream = avformat_new_stream(context, nil), let parameters = stream.pointee.codecpar else { throw OutputError(path, "out of memory") }
+        videoStream = stream
+        parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        parameters.pointee.codec_id = format.codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_HEVC
+        // hvc1: parameter sets only in the record, the tag Apple's players require.
+        if format.codec == .h265 { parameters.pointee.codec_tag = UInt32(Character("h").asciiValue!) | UInt32(Character("v").asciiValue!) << 8
+                                   | UInt32(Character("c").asciiValue!) << 16 | UInt32(Character("1").asciiValue!) << 24 }
+        parameters.pointee.width = Int32(format.width)
+        parameters.pointee.height = Int32(format.height)
+        let record = format.configurationRecord
+        guard let extradata = av_mallocz(record.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+            throw OutputError(path, "out of memory")
+        }
+        extradata.update(from: record, count: record.count)
+        parameters.pointee.extradata = extradata
+        parameters.pointee.extradata_size = Int32(record.count)
+        stream.pointee.time_base = sampleTimeBase
+        if let frameRate, frameRate.isKnown { stream.pointee.avg_frame_rate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator)) }
+        if let index = copiedStreamIndex, let demuxer {
+            copied = try CopiedStream(copying: index, of: demuxer, into: context)
+        }
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            code = avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE)
+            guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }
+        }
+        code = avformat_write_header(context, nil)
+        guard code >= 0 else { throw OutputError(path, "cannot write the header (\(FFmpegLog.lastError ?? ffmpegErrorText(code)))") }
+        packet = av_packet_alloc()
+        guard packet != nil else { throw OutputError(path, "out of memory") }
+    }
+
+    deinit {
+        if let context, !finished, context.pointee.pb != nil, context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
+        av_packet_free(&packet)
+        avformat_free_context(context)
+    }
+
+    /// Writes a video sample; its times are in ticks of the muxer's timescale.
+    public func write(_ sample: EncodedSample, duration: Int64 = 0) throws {
+        guard let context, let packet, let videoStream, !finished else { throw OutputError(path, "the file is finished") }
+        let timescale = sampleTimeBase.den
+        guard av_new_packet(packet, Int32(sample.data.count)) >= 0 else { throw OutputError(path, "out of memory") }
+        defer { av_packet_unref(packet) }
+        packet.pointee.data.update(from: sample.data, count: sample.data.count)
+        packet.pointee.pts = sample.presentationTime.converted(to: timescale).value
+        packet.pointee.dts = sample.decodeTime.converted(to: timescale).value
+        packet.pointee.duration = duration
+        if sample.isKeyframe { packet.pointee.flags |= AV_PKT_FLAG_KEY }
+        packet.pointee.stream_index = videoStream.pointee.index
+        av_packet_rescale_ts(packet, sampleTimeBase, videoStream.pointee.time_base)
+        let code = av_interleaved_write_frame(context, packet)
+        guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }
+    }
+
+    /// Writes a packet of the copied stream.
+    public func write(copied packet: Packet) throws {
+        guard let copied, let context, !finished else { return }
+        try copied.write(packet, to: context)
+    }
+
+    public func finish() throws {
+        guard !finished, let context else { return }
+        finished = true
+        let code = av_write_trailer(context)
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
+        guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }
+    }
+}

@@ -126,20 +126,16 @@ public final class EncodeJob: @unchecked Sendable {
     }
 }
 
-/// Waits on a plain thread for an `async` session call (the job runs outside Swift's
-/// concurrency, on the caller's thread).
+/// Waits on the caller's thread for a session to complete its frames (the job runs
+/// outside Swift's concurrency, which must not be needed to wake it).
 enum BlockingWait {
     static func complete(_ session: EncoderSession) throws {
         let done = ConditionLock()
-        nonisolated(unsafe) var outcome: Result<Void, Error>?
-        Task.detached {
-            let result: Result<Void, Error>
-            do { try await session.complete(); result = .success(()) } catch { result = .failure(error) }
-            done.withLock { outcome = result; done.broadcast() }
-        }
+        nonisolated(unsafe) var outcome: EncoderError??
+        session.complete { error in done.withLock { outcome = .some(error); done.broadcast() } }
         try done.withLock {
             while outcome == nil { done.wait() }
-            try outcome!.get()
+            if let error = outcome! { throw error }
         }
     }
 }

@@ -13,7 +13,8 @@ import ReelFFmpeg
 public final class EncoderSession: @unchecked Sendable {
     private enum Order {
         case complete(until: MediaTime?, done: @Sendable () -> Void)
-        case changeRates(EncoderProperties)
+        /// Finish the frames inside the encoder; the next frame opens it with the current properties.
+        case restart
         case stop
     }
 
@@ -131,22 +132,20 @@ public final class EncoderSession: @unchecked Sendable {
         }
     }
 
-    /// Changes the average bit rate (and the limits) from the next frame on. libx264 takes
-    /// it on the fly; an H.265 session finishes its frames and restarts with a keyframe,
-    /// which needs a stream without frame reordering.
+    /// Changes the average bit rate (and the limits) from the next frame on. Neither
+    /// libx264 nor libx265 changes an average bit rate while open (x264 only moves its VBV
+    /// cap), so the session finishes the frames it holds and restarts the encoder: the
+    /// next frame is a keyframe, and decode times stay increasing across the restart.
     public func changeBitRate(_ bitsPerSecond: Int, dataRateLimits: [EncoderProperties.DataRateLimit]? = nil) throws {
         try lock.withLock {
             var changed = storedProperties
             changed.averageBitRate = bitsPerSecond
             if let dataRateLimits { changed.dataRateLimits = dataRateLimits }
             try changed.validate(codec: codec, width: width, height: height)
-            if codec == .h265, changed.usesFrameReordering {
-                throw EncoderError(.invalidProperty, "an H.265 session changes its bit rate only without frame reordering (set realTime or disallow reordering)")
-            }
             storedProperties = changed
             if prepared {
                 try checkUsable()
-                queue.push(order: .changeRates(changed))
+                queue.push(order: .restart)
                 lock.broadcast()
             }
         }
@@ -157,17 +156,24 @@ public final class EncoderSession: @unchecked Sendable {
     /// session takes frames afterwards and starts them with a keyframe.
     public func complete(until: MediaTime? = nil) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
-            do {
-                try lock.withLock {
-                    try checkUsable()
-                    queue.push(order: .complete(until: until, done: { done.resume() }))
-                    lock.broadcast()
-                }
-            } catch {
-                done.resume(throwing: error)
+            complete(until: until) { error in
+                if let error { done.resume(throwing: error) } else { done.resume() }
             }
         }
-        if let failure = lock.withLock({ failure }) { throw failure }
+    }
+
+    /// ``complete(until:)`` for callers outside Swift concurrency: `handler` is called on the
+    /// session's thread (or at once, with the error, when the session cannot take orders).
+    public func complete(until: MediaTime? = nil, handler: @escaping @Sendable (EncoderError?) -> Void) {
+        do {
+            try lock.withLock {
+                try checkUsable()
+                queue.push(order: .complete(until: until, done: { [self] in handler(lock.withLock { failure }) }))
+                lock.broadcast()
+            }
+        } catch {
+            handler(error as? EncoderError ?? EncoderError(.invalidState, "\(error)"))
+        }
     }
 
     /// Stops the session: frames still waiting are discarded, ``samples`` finishes. Waits
@@ -206,7 +212,8 @@ public final class EncoderSession: @unchecked Sendable {
         func emit(_ packets: [EncodedPacket]) {
             for packet in packets {
                 let units = AnnexB.units(in: packet.annexB).filter { !codec.isParameterSet(nalType: codec.nalType($0[$0.startIndex])) }
-                // A restarted encoder's clock is continuous (no reordering), but stay monotonic regardless.
+                // A restarted encoder starts its decode times before its first pts (reordering
+                // delay), which can be before the last sample's: nudge them forward by ticks.
                 let decodeTicks = max(packet.dts, lastDecodeTicks == .min ? packet.dts : lastDecodeTicks + 1)
                 lastDecodeTicks = decodeTicks
                 let sample = EncodedSample(data: AnnexB.lengthPrefixed(units), isKeyframe: packet.isKeyframe,
@@ -248,15 +255,9 @@ public final class EncoderSession: @unchecked Sendable {
                     if let current = encoder { emit(try current.flush()) }
                     encoder = nil
                     done()
-                case .order(.changeRates(let changed)):
-                    if let current = encoder {
-                        if current.changesRatesWhileOpen {
-                            current.changeRates(changed)
-                        } else {
-                            emit(try current.flush())
-                            encoder = nil
-                        }
-                    }
+                case .order(.restart):
+                    if let current = encoder { emit(try current.flush()) }
+                    encoder = nil
                 case .order(.stop):
                     lock.withLock {
                         while let left = queue.pop() { if case .order(.complete(_, let done)) = left { done() } }

@@ -47,10 +47,24 @@ public struct EncoderProperties: Sendable, Equatable {
     /// Whether output order can differ from input order with these settings.
     public var usesFrameReordering: Bool { allowFrameReordering && !realTime && profile != .baseline }
 
-    /// The tightest limit as a VBV: its rate, and a buffer of one window at that rate.
+    /// The limits in force: the ones set, or, with an average bit rate and none set, twice
+    /// the average over one second (the seed's VideoToolbox setting). libx264 changes its
+    /// bit rate while encoding only under such a limit.
+    public var effectiveDataRateLimits: [DataRateLimit] {
+        if !dataRateLimits.isEmpty { return dataRateLimits }
+        guard let averageBitRate else { return [] }
+        return [DataRateLimit(bytes: averageBitRate * 2 / 8, seconds: 1)]
+    }
+
+    /// The tightest limit as libx264/libx265's VBV: the limit's rate, and a buffer of half
+    /// its window's bits. A VBV of rate R and buffer V bounds a window of T seconds by
+    /// R·T + V bits, so one window can in theory reach 1.5× the limit; measured on the
+    /// moving camera (2 Mbit/s under twice that per second) the worst second stays under
+    /// the limit. A tighter mapping (R·S + V ≤ limit) guarantees the bound but starves
+    /// rate control: the average then falls 10–20 % short.
     public var rateLimit: (bitsPerSecond: Int, bufferBits: Int)? {
-        guard let tightest = dataRateLimits.min(by: { $0.bitsPerSecond < $1.bitsPerSecond }) else { return nil }
-        return (Int(tightest.bitsPerSecond), tightest.bytes * 8)
+        guard let tightest = effectiveDataRateLimits.min(by: { $0.bitsPerSecond < $1.bitsPerSecond }) else { return nil }
+        return (Int(tightest.bitsPerSecond), tightest.bytes * 8 / 2)
     }
 
     /// Checks the properties for a `codec` session of `width`×`height` 4:2:0 pictures.

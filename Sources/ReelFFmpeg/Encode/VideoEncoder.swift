@@ -100,16 +100,6 @@ public final class VideoEncoder {
         }
     }
 
-    /// Whether the bit rate and limits can change on the open encoder: libavcodec passes
-    /// new rates to x264 (`x264_encoder_reconfig`) but not to x265.
-    public var changesRatesWhileOpen: Bool { codec == .h264 }
-
-    /// New average rate and limits, applied from the next frame (H.264 only).
-    public func changeRates(_ properties: EncoderProperties) {
-        guard let context, changesRatesWhileOpen else { return }
-        Self.applyRates(properties, to: context)
-    }
-
     /// Encodes a picture of the encoder's size (converted to I420 when it is not) shown at
     /// `pts`; returns the packets that came out.
     public func encode(_ input: VideoFrame, pts: Int64, forceKeyframe: Bool = false) throws -> [EncodedPacket] {

@@ -32,10 +32,10 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "Average bit rate (2M, 500k); constant quality when absent.")
     var bitrate: String?
 
-    @Option(name: .customLong("max-rate"), help: "Data-rate limit: at most this rate over a window of --buffer bits.")
+    @Option(name: .customLong("max-rate"), help: "Data-rate limit: no window of --buffer bits (one second by default) holds more than this rate.")
     var maxRate: String?
 
-    @Option(help: "The window of --max-rate, in bits (4M); one second of --max-rate by default.")
+    @Option(help: "The size of the --max-rate window in bits (4M); --max-rate's one second by default.")
     var buffer: String?
 
     @Option(help: "Most frames between keyframes.")

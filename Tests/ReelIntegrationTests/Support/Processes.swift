@@ -71,7 +71,8 @@ final class BackgroundProcess {
     private let process = Process()
 
     /// - Parameter outputPath: a file that receives the program's standard output.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputPath: String? = nil) throws {
+    /// - Parameter errorPath: a file that receives the program's standard error.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputPath: String? = nil, errorPath: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try Processes.which(executable))
         process.arguments = arguments
         if !environment.isEmpty {
@@ -84,7 +85,12 @@ final class BackgroundProcess {
         } else {
             process.standardOutput = FileHandle.nullDevice
         }
-        process.standardError = FileHandle.nullDevice
+        if let errorPath {
+            _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
     }
 

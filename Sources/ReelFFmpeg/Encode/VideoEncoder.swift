@@ -21,7 +21,6 @@ public final class VideoEncoder {
     /// The parameter sets libavcodec produced on opening (`extradata`), as NAL units.
     public let parameterSets: [[UInt8]]
     private var context: UnsafeMutablePointer<AVCodecContext>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let converter = PictureConverter()
 
@@ -74,18 +73,12 @@ public final class VideoEncoder {
         }
         let header = Array(UnsafeBufferPointer(start: extradata, count: Int(context.pointee.extradata_size)))
         parameterSets = AnnexB.units(in: header).map(Array.init).filter { codec.isParameterSet(nalType: codec.nalType($0[0])) }
-        frame = av_frame_alloc()
         packet = av_packet_alloc()
-        guard let frame, packet != nil else { throw EncoderError(.encoderFailed, "out of memory") }
-        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame.pointee.width = Int32(width)
-        frame.pointee.height = Int32(height)
-        guard av_frame_get_buffer(frame, 0) >= 0 else { throw EncoderError(.encoderFailed, "out of memory") }
+        guard packet != nil else { throw EncoderError(.encoderFailed, "out of memory") }
     }
 
     deinit {
         avcodec_free_context(&context)
-        av_frame_free(&frame)
         av_packet_free(&packet)
     }
 
@@ -101,23 +94,35 @@ public final class VideoEncoder {
     }
 
     /// Encodes a picture of the encoder's size (converted to I420 when it is not) shown at
-    /// `pts`; returns the packets that came out.
+    /// `pts`; returns the packets that came out. An I420 picture is handed over without a
+    /// copy: libavcodec holds a reference to the picture's storage until it is done.
     public func encode(_ input: VideoFrame, pts: Int64, forceKeyframe: Bool = false) throws -> [EncodedPacket] {
-        guard let frame else { throw EncoderError(.invalidState, "the encoder is closed") }
+        guard context != nil else { throw EncoderError(.invalidState, "the encoder is closed") }
         guard input.width == width, input.height == height else {
             throw EncoderError(.invalidFrame, "a \(input.width)x\(input.height) frame given to a \(width)x\(height) session")
         }
         let picture = input.pixelFormat == .yuv420p ? input : try converter.convert(input, to: .yuv420p, quality: .accurate)
-        guard av_frame_make_writable(frame) >= 0 else { throw EncoderError(.encoderFailed, "out of memory") }
-        try withUnsafeBytes(of: frame.pointee.data) { targets in
-            let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self)) }
-            for (plane, source) in picture.planes.prefix(3).enumerated() {
-                guard let target = targets.load(fromByteOffset: plane * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
-                                                 as: UnsafeMutablePointer<UInt8>?.self) else { throw EncoderError(.encoderFailed, "no picture buffer") }
-                let stride = Int(strides[plane])
-                let sourceBytes = source.baseAddress.assumingMemoryBound(to: UInt8.self)
-                for row in 0..<source.rowCount {
-                    (target + row * stride).update(from: sourceBytes + row * source.bytesPerRow, count: source.rowByteCount)
+        guard picture.planes.count >= 3, let frame = av_frame_alloc() else { throw EncoderError(.encoderFailed, "out of memory") }
+        var owned: UnsafeMutablePointer<AVFrame>? = frame
+        defer { av_frame_free(&owned) }
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        try withUnsafeMutableBytes(of: &frame.pointee.buf) { buffers in
+            try withUnsafeMutableBytes(of: &frame.pointee.data) { data in
+                try withUnsafeMutableBytes(of: &frame.pointee.linesize) { strides in
+                    for (index, plane) in picture.planes.prefix(3).enumerated() {
+                        let bytes = UnsafeMutablePointer(mutating: plane.baseAddress.assumingMemoryBound(to: UInt8.self))
+                        let retained = Unmanaged.passRetained(picture.owner as AnyObject).toOpaque()
+                        guard let buffer = av_buffer_create(bytes, plane.bytesPerRow * plane.rowCount, releasePictureStorage, retained, 0) else {
+                            Unmanaged<AnyObject>.fromOpaque(retained).release()
+                            throw EncoderError(.encoderFailed, "out of memory")
+                        }
+                        buffers.storeBytes(of: buffer, toByteOffset: index * MemoryLayout<UnsafeMutablePointer<AVBufferRef>?>.stride,
+                                           as: UnsafeMutablePointer<AVBufferRef>?.self)
+                        data.storeBytes(of: bytes, toByteOffset: index * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride, as: UnsafeMutablePointer<UInt8>?.self)
+                        strides.storeBytes(of: Int32(plane.bytesPerRow), toByteOffset: index * MemoryLayout<Int32>.stride, as: Int32.self)
+                    }
                 }
             }
         }
@@ -145,4 +150,11 @@ public final class VideoEncoder {
             av_packet_unref(packet)
         }
     }
+}
+
+/// Called by libavutil when the last reference to a picture plane handed to the encoder
+/// goes: releases the Swift storage retained for it.
+private func releasePictureStorage(_ opaque: UnsafeMutableRawPointer?, _ data: UnsafeMutablePointer<UInt8>?) {
+    guard let opaque else { return }
+    Unmanaged<AnyObject>.fromOpaque(opaque).release()
 }

@@ -14,7 +14,7 @@ public final class RawPictureFileInput: EncoderInput {
     private let isY4M: Bool
     private let range: ColorRange
     private let pool = PixelBufferPool(capacity: 16)
-    private var packed: [UInt8]
+    private let pictureBytes: Int
     private var index = 0
 
     /// A y4m file: the size and rate come from its header.
@@ -55,8 +55,7 @@ public final class RawPictureFileInput: EncoderInput {
         self.height = size.1
         self.frameRate = rate
         self.range = range
-        let pictureBytes = size.0 * size.1 * 3 / 2
-        packed = [UInt8](repeating: 0, count: pictureBytes)
+        pictureBytes = size.0 * size.1 * 3 / 2
         var status = stat()
         if !y4m, fstat(fileno(file), &status) == 0 {
             frameCount = Int(status.st_size) / pictureBytes
@@ -73,19 +72,18 @@ public final class RawPictureFileInput: EncoderInput {
             guard let marker else { return nil }
             guard marker.hasPrefix("FRAME") else { throw InputError(.invalidData, operation: .read, url: path, detail: "picture \(index) has no FRAME line") }
         }
-        let read = packed.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        if read == 0, !isY4M { return nil }
-        guard read == packed.count else { throw InputError(.truncated, operation: .read, url: path, detail: "picture \(index) has \(read) of \(packed.count) bytes") }
+        // Straight into the picture's planes: a row at a time only where rows are padded.
         let picture = try pool.makeBuffer(format: .i420, width: width, height: height, range: range)
-        var offset = 0
-        packed.withUnsafeBytes { source in
-            for plane in picture.planes {
-                for row in 0..<plane.rowCount {
-                    plane.row(row).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, count: plane.rowByteCount)
-                    offset += plane.rowByteCount
-                }
+        var read = 0
+        for plane in picture.planes {
+            if plane.bytesPerRow == plane.rowByteCount {
+                read += fread(plane.baseAddress, 1, plane.rowByteCount * plane.rowCount, file)
+            } else {
+                for row in 0..<plane.rowCount { read += fread(plane.row(row), 1, plane.rowByteCount, file) }
             }
         }
+        if read == 0, !isY4M { return nil }
+        guard read == pictureBytes else { throw InputError(.truncated, operation: .read, url: path, detail: "picture \(index) has \(read) of \(pictureBytes) bytes") }
         let time = MediaTime(value: Int64(index) * Int64(frameRate.denominator), timescale: Int32(clamping: frameRate.numerator))
         index += 1
         return (picture.videoFrame(), time)

@@ -144,8 +144,9 @@ import Testing
         task.cancel()
         _ = await task.result
         // The open has no timeout: without the cancellation it would wait for ever. The
-        // bound leaves room for a loaded machine (the suite fuzzes and saturates cores).
-        #expect(Date().timeIntervalSince(started) < 5)
+        // bound leaves room for a loaded machine (the suite fuzzes, encodes and saturates
+        // cores: CI once took 6 s).
+        #expect(Date().timeIntervalSince(started) < 15)
     }
 
     @Test func checksumLinesStreamAsync() async throws {

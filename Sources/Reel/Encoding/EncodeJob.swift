@@ -24,6 +24,9 @@ public struct EncodeReport: Sendable, Codable, Equatable {
     /// Bits per second of video over the media duration.
     public var averageBitRate: Double
     public var packetsSent: Int?
+    /// The input's audio codec when its audio could not be copied into the output (MP4
+    /// does not take it, or the output is not a container); the output has no audio then.
+    public var audioLeftOut: String?
 }
 
 /// One encode from an ``EncoderInput`` through an ``EncoderSession`` into an
@@ -37,6 +40,7 @@ public final class EncodeJob: @unchecked Sendable {
     private let forcedKeyframes: Set<Int>
     private let sinkLock = ConditionLock()
     private var sinkError: Error?
+    private var audioLeftOut: String?
 
     /// - Parameters:
     ///   - duration: stop after this much media time (seconds).
@@ -101,12 +105,18 @@ public final class EncodeJob: @unchecked Sendable {
         return EncodeReport(framesIn: statistics.framesIn, framesDropped: statistics.framesDropped, samplesOut: statistics.samplesOut,
                             keyframesOut: statistics.keyframesOut, bytesOut: statistics.bytesOut, mediaSeconds: mediaSeconds,
                             elapsedSeconds: elapsed, averageBitRate: mediaSeconds > 0 ? Double(statistics.bytesOut) * 8 / mediaSeconds : 0,
-                            packetsSent: packetsSent())
+                            packetsSent: packetsSent(), audioLeftOut: audioLeftOut)
+    }
+
+    private var inputAudioCodec: String? {
+        guard let file = input as? DecodedFileInput, let index = file.audioStreamIndex else { return nil }
+        return file.demuxer.info.streams.first { $0.index == index }?.codecName
     }
 
     private func makeSink(_ format: VideoFormatDescription) throws -> any EncodedSampleSink {
         switch destination {
         case .annexB(let path, let repeatParameterSets):
+            audioLeftOut = inputAudioCodec
             return try AnnexBWriter(path: path, repeatParameterSets: repeatParameterSets)
         case .container(let path):
             var audio: (Int, Demuxer)?
@@ -114,11 +124,14 @@ public final class EncodeJob: @unchecked Sendable {
                let codec = file.demuxer.info.streams.first(where: { $0.index == index })?.codecName,
                EncodedSampleMuxer.copyableAudioCodecs.contains(codec) {
                 audio = (index, file.demuxer)
+            } else {
+                audioLeftOut = inputAudioCodec
             }
             let muxer = try EncodedSampleMuxer(path: path, format: format, timescale: EncoderSession.timescale, frameRate: input.frameRate,
                                                copying: audio?.0, of: audio?.1)
             return ContainerSink(muxer: muxer, frameRate: input.frameRate)
         case .rtp(let url, let sdpPath, let mtu):
+            audioLeftOut = inputAudioCodec
             let sender = try RTPSender(url: url, format: format, mtu: mtu, pacesInRealTime: !input.isLive)
             if let sdpPath { try sender.writeSessionDescription(to: sdpPath) }
             return sender

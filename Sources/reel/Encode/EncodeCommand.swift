@@ -111,6 +111,9 @@ struct EncodeCommand: AsyncParsableCommand {
         if live { line.finish() } else { bar.finish() }
         FileHandle.standardError.write(Data(String(format: "reel: %d frames (%d dropped) → %@, %.0f kbit/s\n", report.samplesOut,
                                                    report.framesDropped, output, report.averageBitRate / 1000).utf8))
+        if let codec = report.audioLeftOut {
+            FileHandle.standardError.write(Data("reel: the input's \(codec) audio is not in the output (copied into containers that take it only; no re-encoding)\n".utf8))
+        }
         if stats {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -3,7 +3,8 @@ import Reel
 import Testing
 
 /// Every suite that plays in real time runs inside this one, one at a time: their timing
-/// must not be disturbed by each other (one of them loads both cores on purpose).
+/// must not be disturbed by each other (one of them loads both cores on purpose). The
+/// encoding suites run here too: x264 and x265 take every core they find.
 @Suite(.serialized) enum PlaybackTests {}
 
 /// A video output for tests: records each presented frame's time and MD5.

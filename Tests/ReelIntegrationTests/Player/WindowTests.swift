@@ -34,16 +34,7 @@ extension PlaybackTests {
                 name = ":\(number)"
             }
 
-            /// SIGTERM, then SIGKILL after 2 s (the test runner's threads may block SIGTERM,
-            /// and children inherit that mask).
-            func stop() {
-                if server.isRunning {
-                    server.terminate()
-                    for _ in 0..<200 where server.isRunning { usleep(10_000) }
-                    if server.isRunning { kill(server.processIdentifier, SIGKILL) }
-                }
-                server.waitUntilExit()
-            }
+            func stop() { Processes.stop(server) }
 
             /// The window named `title`: its position and size, once it is shown.
             func window(titled title: String, timeout: Double = 30) throws -> (x: Int, y: Int, width: Int, height: Int)? {

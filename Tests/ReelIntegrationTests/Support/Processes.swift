@@ -52,6 +52,17 @@ enum Processes {
                              seconds: Date().timeIntervalSince(start), timedOut: timedOut)
     }
 
+    /// SIGTERM, then SIGKILL after 2 s (a child may inherit a mask that blocks SIGTERM
+    /// from the test runner's threads), then waits for the exit.
+    static func stop(_ process: Process) {
+        if process.isRunning {
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+    }
+
     static func which(_ name: String) throws -> String {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(directory)/\(name)"
@@ -97,15 +108,7 @@ final class BackgroundProcess {
     var isRunning: Bool { process.isRunning }
     var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
 
-    /// SIGTERM, then SIGKILL after 2 s: a child may inherit a mask that blocks SIGTERM.
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            for _ in 0..<200 where process.isRunning { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-    }
+    func stop() { Processes.stop(process) }
 
     deinit { stop() }
 }

@@ -12,7 +12,7 @@ import ReelFFmpeg
 /// samples arrive on ``samples`` (and on the optional output handler) in decode order.
 public final class EncoderSession: @unchecked Sendable {
     private enum Order {
-        case complete(until: MediaTime?, done: @Sendable () -> Void)
+        case complete(done: @Sendable () -> Void)
         /// Finish the frames inside the encoder; the next frame opens it with the current properties.
         case restart
         case stop
@@ -151,9 +151,10 @@ public final class EncoderSession: @unchecked Sendable {
         }
     }
 
-    /// Returns once every frame queued so far with a presentation time up to `until` (all
-    /// of them when nil) has come out as a sample. The encoder is emptied to do so; the
-    /// session takes frames afterwards and starts them with a keyframe.
+    /// Returns once every frame with a presentation time up to `until` (all when nil) has
+    /// come out as a sample. Frames are encoded in the order given, so the session
+    /// completes every frame queued before the call, whatever `until` says; the encoder is
+    /// emptied to do so, and the next frame starts with a keyframe.
     public func complete(until: MediaTime? = nil) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
             complete(until: until) { error in
@@ -168,7 +169,7 @@ public final class EncoderSession: @unchecked Sendable {
         do {
             try lock.withLock {
                 try checkUsable()
-                queue.push(order: .complete(until: until, done: { [self] in handler(lock.withLock { failure }) }))
+                queue.push(order: .complete(done: { [self] in handler(lock.withLock { failure }) }))
                 lock.broadcast()
             }
         } catch {
@@ -251,7 +252,7 @@ public final class EncoderSession: @unchecked Sendable {
                         encoder = reopened
                     }
                     emit(try encoder!.encode(pending.frame, pts: pending.presentationTime.value(inTimescale: Self.timescale), forceKeyframe: forceKeyframe))
-                case .order(.complete(_, let done)):
+                case .order(.complete(let done)):
                     if let current = encoder { emit(try current.flush()) }
                     encoder = nil
                     done()
@@ -260,16 +261,16 @@ public final class EncoderSession: @unchecked Sendable {
                     encoder = nil
                 case .order(.stop):
                     lock.withLock {
-                        while let left = queue.pop() { if case .order(.complete(_, let done)) = left { done() } }
+                        while let left = queue.pop() { if case .order(.complete(let done)) = left { done() } }
                     }
                     return
                 }
             } catch {
                 fail(error)
                 lock.withLock {
-                    while let left = queue.pop() { if case .order(.complete(_, let done)) = left { done() } }
+                    while let left = queue.pop() { if case .order(.complete(let done)) = left { done() } }
                 }
-                if case .order(.complete(_, let done)) = item { done() }
+                if case .order(.complete(let done)) = item { done() }
                 // Wait for invalidate(), discarding anything queued meanwhile (encode() now throws).
                 lock.withLock { while !invalidated { lock.wait(seconds: 0.1) } }
                 return

@@ -62,15 +62,4 @@ public struct H265SequenceParameterSet: Sendable, Equatable {
             if layer.level { try reader.skip(8) }
         }
     }
-
-    /// The general profile's name as FFmpeg prints it.
-    public var profileName: String {
-        switch profileIDC {
-        case 1: return "Main"
-        case 2: return "Main 10"
-        case 3: return "Main Still Picture"
-        case 4: return "Rext"
-        default: return "profile \(profileIDC)"
-        }
-    }
 }

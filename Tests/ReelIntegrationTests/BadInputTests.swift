@@ -1,4 +1,5 @@
 import Foundation
+import Reel
 import Testing
 
 /// Bad input gets one line naming the problem, a non-zero exit, and never a crash or a hang.
@@ -91,18 +92,5 @@ import Testing
         let path = try Paths.temporaryDirectory().appendingPathComponent("cut\(percent).mp4").path
         try data.prefix(data.count * percent / 100).write(to: URL(fileURLWithPath: path))
         return path
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the "random" input is the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

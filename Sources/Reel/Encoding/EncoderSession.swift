@@ -251,7 +251,7 @@ public final class EncoderSession: @unchecked Sendable {
                         description = try VideoFormatDescription(codec: codec, width: width, height: height, parameterSets: reopened.parameterSets)
                         encoder = reopened
                     }
-                    emit(try encoder!.encode(pending.frame, pts: pending.presentationTime.value(inTimescale: Self.timescale), forceKeyframe: forceKeyframe))
+                    emit(try encoder!.encode(pending.frame, pts: pending.presentationTime.converted(to: Self.timescale).value, forceKeyframe: forceKeyframe))
                 case .order(.complete(let done)):
                     if let current = encoder { emit(try current.flush()) }
                     encoder = nil
@@ -277,9 +277,4 @@ public final class EncoderSession: @unchecked Sendable {
             }
         }
     }
-}
-
-extension MediaTime {
-    /// The time in ticks of 1/`timescale` s, rounded to the nearest.
-    func value(inTimescale timescale: Int32) -> Int64 { converted(to: timescale).value }
 }

@@ -21,14 +21,8 @@ public enum VideoCodec: String, Sendable, CaseIterable, Codable {
         self == .h264 ? type == 7 || type == 8 : (32...34).contains(type)
     }
 
-    /// A coded slice (as opposed to parameter sets, SEI, delimiters…).
-    public func isSlice(nalType type: UInt8) -> Bool {
-        self == .h264 ? (1...5).contains(type) : type <= 31
-    }
-
-    /// The RTP encoding name and FFmpeg's codec name.
+    /// The RTP encoding name (`a=rtpmap`).
     public var rtpEncodingName: String { self == .h264 ? "H264" : "H265" }
-    public var ffmpegName: String { self == .h264 ? "h264" : "hevc" }
 }
 
 /// Why a bitstream could not be read or written.

@@ -30,9 +30,8 @@ public final class EncodedSampleMuxer {
         videoStream = stream
         parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
         parameters.pointee.codec_id = format.codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_HEVC
-        // hvc1: parameter sets only in the record, the tag Apple's players require.
-        if format.codec == .h265 { parameters.pointee.codec_tag = UInt32(Character("h").asciiValue!) | UInt32(Character("v").asciiValue!) << 8
-                                   | UInt32(Character("c").asciiValue!) << 16 | UInt32(Character("1").asciiValue!) << 24 }
+        // 'hvc1' (little-endian fourcc): parameter sets only in the record, the tag Apple's players require.
+        if format.codec == .h265 { parameters.pointee.codec_tag = 0x3163_7668 }
         parameters.pointee.width = Int32(format.width)
         parameters.pointee.height = Int32(format.height)
         let record = format.configurationRecord

@@ -46,7 +46,7 @@ public final class SyntheticCamera: EncoderInput {
         // A fixed pseudo-random texture twice as wide as the picture, smoothed a little so
         // it looks like detail rather than noise.
         textureWidth = width * 2
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         var texture = [UInt8](repeating: 0, count: textureWidth * height)
         for row in 0..<height {
             var smooth = 128
@@ -115,18 +115,5 @@ public final class SyntheticCamera: EncoderInput {
         for plane in picture.planes.dropFirst() {
             for row in top / 2..<plane.rowCount { plane.row(row).update(repeating: 128, count: plane.rowByteCount) }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the scene is the same in every run.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -74,20 +74,26 @@ public final class EncodeJob: @unchecked Sendable {
             }
         }
         let started = monotonicSeconds()
-        var lastReport = started, index = 0, mediaSeconds = 0.0, firstTime: Double?
-        let expected = input.frameCount.map { count in maxDuration.map { min(count, Int(($0 * (input.frameRate.doubleValue ?? 25)).rounded(.up))) } ?? count }
+        var lastReport = started, index = 0, mediaSeconds = 0.0, firstTime: Double?, cutShort = false
+        let frameRate = input.frameRate.doubleValue ?? 25
+        let expected = input.frameCount.map { count in maxDuration.map { min(count, Int(($0 * frameRate).rounded(.up))) } ?? count }
+        func writeAudioReadSoFar() throws {
+            guard let file = input as? DecodedFileInput else { return }
+            let packets = file.takeAudioPackets()
+            try sinkLock.withLock { for packet in packets { try sink.write(audio: packet) } }
+        }
         while let (frame, time) = try input.nextFrame() {
             let start = firstTime ?? time.seconds
             firstTime = start
-            if let maxDuration, time.seconds - start >= maxDuration - 1e-9 { break }
+            if let maxDuration, time.seconds - start >= maxDuration - 1e-9 {
+                cutShort = true
+                break
+            }
             if !input.isLive { session.waitForQueueSpace() }
             try session.encode(frame, presentationTime: time, forceKeyframe: forcedKeyframes.contains(index))
             index += 1
-            mediaSeconds = time.seconds - start + 1 / (input.frameRate.doubleValue ?? 25)
-            if let files = input as? DecodedFileInput {
-                let packets = files.takeAudioPackets()
-                try sinkLock.withLock { for packet in packets { try sink.write(audio: packet) } }
-            }
+            mediaSeconds = time.seconds - start + 1 / frameRate
+            try writeAudioReadSoFar()
             if let error = sinkLock.withLock({ sinkError }) { throw error }
             let now = monotonicSeconds()
             if now - lastReport >= 0.1 {
@@ -96,6 +102,8 @@ public final class EncodeJob: @unchecked Sendable {
                                         fraction: expected.map { $0 > 0 ? min(1, Double(index) / Double($0)) : 1 }))
             }
         }
+        // The audio read while the last pictures were decoded (the end of the file).
+        if !cutShort { try writeAudioReadSoFar() }
         try BlockingWait.complete(session)
         if let error = sinkLock.withLock({ sinkError }) { throw error }
         try sinkLock.withLock { try sink.finish() }

@@ -130,6 +130,11 @@ extension PlaybackTests {
             let streams = try Processes.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,duration", "-of", "csv=p=0", path]).stdout
             #expect(streams.contains("hevc") && streams.contains("aac"), "\(streams)")
             #expect(try EncodeOracle.frames(path).count == 75)
+            func audioPackets(_ file: String) throws -> String {
+                try Processes.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
+                                              "-of", "csv=p=0", file]).stdout
+            }
+            #expect(try audioPackets(path) == (try audioPackets(source)), "every audio packet copied, the file's tail included")
             #expect(try EncodeOracle.decodingErrors(path).isEmpty)
         }
 

@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Layer 1: pure Swift, no C library.
@@ -24,6 +26,7 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
         .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "CSDL2"]),
@@ -35,7 +38,13 @@ let package = Package(
         // Layer 3: the public API.
         .target(
             name: "Reel",
-            dependencies: ["ReelCore", "ReelFFmpeg", "ReelText", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ReelCore", "ReelFFmpeg", "ReelText", "CSRTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
 
         // Layer 4: the command line.

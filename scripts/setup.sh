@@ -12,6 +12,8 @@ packages=(
   python3-xlib          # window-manager messages (closing a window) in window tests
   mpv                   # the playback benchmark's peer
   nginx-light libnginx-mod-rtmp   # a real RTMP server for the input tests
+  libsrtp2-dev          # SRTP and SRTCP for the RTP receiver
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad   # the second RTP sender (rtph264pay, rtph265pay)
   libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev
 )
 

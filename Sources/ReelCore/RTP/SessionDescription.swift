@@ -10,6 +10,15 @@ public struct SessionDescription: Sendable, Equatable {
     public var payloadType: UInt8 = 96
     /// VPS (H.265), SPS and PPS units, headers included.
     public var parameterSets: [[UInt8]]
+    public var clockRate = 90000
+    /// RFC 6184 packetization-mode (0 single NAL unit, 1 non-interleaved, 2 interleaved).
+    public var packetizationMode = 1
+    /// RFC 7798 sprop-max-don-diff: above 0, every payload carries a decoding order number.
+    public var maxDonDiff = 0
+    /// The SDES-negotiated SRTP keys (RFC 4568 `a=crypto`).
+    public var crypto: [SDPCrypto] = []
+    /// RTCP's port: `a=rtcp` when given, else the RTP port + 1.
+    public var rtcpPort: Int?
 
     public init(codec: VideoCodec, address: String, port: Int, payloadType: UInt8 = 96, parameterSets: [[UInt8]]) {
         self.codec = codec
@@ -35,16 +44,18 @@ public struct SessionDescription: Sendable, Equatable {
         case .h265:
             format = [("sprop-vps", 32), ("sprop-sps", 33), ("sprop-pps", 34)].map { "\($0.0)=" + base64(ofType: UInt8($0.1)).joined(separator: ",") }
         }
+        let profile = crypto.isEmpty ? "RTP/AVP" : "RTP/SAVP"
+        let cryptoLines = crypto.map { "a=crypto:\($0.tag) \($0.suite.rawValue) inline:\($0.keyBase64)\n" }.joined()
         return """
         v=0
         o=- 0 0 IN \(family) \(address)
         s=Reel
         c=IN \(family) \(address)
         t=0 0
-        m=video \(port) RTP/AVP \(payloadType)
-        a=rtpmap:\(payloadType) \(codec.rtpEncodingName)/90000
+        m=video \(port) \(profile) \(payloadType)
+        a=rtpmap:\(payloadType) \(codec.rtpEncodingName)/\(clockRate)
         a=fmtp:\(payloadType) \(format.joined(separator: "; "))
 
-        """
+        """ + cryptoLines
     }
 }

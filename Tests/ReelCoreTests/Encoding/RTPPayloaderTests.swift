@@ -2,31 +2,12 @@ import ReelCore
 import Testing
 
 @Suite struct RTPPayloaderTests {
-    /// Rebuilds NAL units from payloads as RFC 6184 / 7798 receivers do.
-    static func depacketize(_ payloads: [[UInt8]], codec: VideoCodec) -> [[UInt8]] {
-        var units: [[UInt8]] = [], fragment: [UInt8] = []
-        for payload in payloads {
-            let type = codec.nalType(payload[0])
-            if type == (codec == .h264 ? 24 : 48) {
-                var position = codec.nalHeaderSize
-                while position + 2 <= payload.count {
-                    let size = Int(payload[position]) << 8 | Int(payload[position + 1])
-                    units.append(Array(payload[position + 2..<position + 2 + size]))
-                    position += 2 + size
-                }
-            } else if type == (codec == .h264 ? 28 : 49) {
-                let fuHeader = payload[codec.nalHeaderSize]
-                if fuHeader & 0x80 != 0 {
-                    fragment = codec == .h264 ? [payload[0] & 0xE0 | fuHeader & 0x1F]
-                                              : [payload[0] & 0x81 | (fuHeader & 0x3F) << 1, payload[1]]
-                }
-                fragment += payload[(codec.nalHeaderSize + 1)...]
-                if fuHeader & 0x40 != 0 { units.append(fragment) }
-            } else {
-                units.append(payload)
-            }
-        }
-        return units
+    /// Rebuilds NAL units with Reel's receiving side.
+    static func depacketize(_ payloads: [[UInt8]], codec: VideoCodec) throws -> [[UInt8]] {
+        var depacketizer: any RTPPayloadDepacketizer = codec == .h264 ? H264Depacketizer() : H265Depacketizer()
+        var units: [DepacketizedUnit] = []
+        for (sequence, payload) in payloads.enumerated() { try depacketizer.depacketize(payload[...], sequence: Int64(sequence), into: &units) }
+        return units.map(\.bytes)
     }
 
     static func unit(_ header: [UInt8], size: Int) -> [UInt8] { header + (0..<size).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) } }
@@ -40,7 +21,7 @@ import Testing
         #expect(payloads.allSatisfy { $0.count <= 1200 - 12 })
         #expect(codec.nalType(payloads[0][0]) == (codec == .h264 ? 24 : 48), "the three small units travel together")
         #expect(payloads.count == 1 + Int((5000.0 / Double(1188 - codec.nalHeaderSize - 1)).rounded(.up)))
-        #expect(Self.depacketize(payloads, codec: codec) == units)
+        #expect(try Self.depacketize(payloads, codec: codec) == units)
     }
 
     @Test func aSingleSmallUnitIsSentAsItIs() throws {

@@ -1,0 +1,22 @@
+/// One picture's NAL units out of an RTP stream, in decoding order.
+public struct AccessUnit: Sendable {
+    public var units: [[UInt8]]
+    /// The RTP timestamp, unwrapped to 64 bits: the presentation time in clock-rate ticks.
+    public var timestamp: Int64
+    /// It holds an IDR (H.264) or IRAP (H.265) picture.
+    public var isKeyframe: Bool
+    /// Packets of it were lost or damaged: decoding it may show errors.
+    public var isCorrupted: Bool
+
+    public init(units: [[UInt8]], timestamp: Int64, isKeyframe: Bool, isCorrupted: Bool) {
+        self.units = units
+        self.timestamp = timestamp
+        self.isKeyframe = isKeyframe
+        self.isCorrupted = isCorrupted
+    }
+
+    /// Every unit behind a 4-byte start code.
+    public var annexB: [UInt8] { AnnexB.stream(of: units) }
+    /// Every unit behind its 4-byte big-endian length, as MP4 stores samples.
+    public var lengthPrefixed: [UInt8] { AnnexB.lengthPrefixed(units) }
+}

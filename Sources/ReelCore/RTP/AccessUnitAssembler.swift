@@ -1,0 +1,153 @@
+/// Gathers depacketized NAL units into access units. A unit closes the picture before it
+/// when its timestamp differs, when it is the first slice of a new picture while the
+/// current one already has slices, or when it is a unit that may only precede a picture
+/// (parameter set, access unit delimiter, SEI); the marker bit closes the picture it ends.
+/// Parameter sets from the SDP and those seen in-band are put before keyframes that lack
+/// them. With `waitForKeyframe`, nothing goes out until an intact keyframe, at the start
+/// and again after damage.
+public struct AccessUnitAssembler: Sendable {
+    public let codec: VideoCodec
+    public var waitForKeyframe: Bool
+    /// The latest parameter set of each kind and id, in-band ones replacing the SDP's.
+    public private(set) var parameterSets: [ParameterSetKey: [UInt8]] = [:]
+
+    private var units: [DepacketizedUnit] = []
+    private var timestamp: Int64?
+    private var hasSlices = false
+    private var corrupted = false
+    private var damageBeforeNext = false
+    private var waitingForKeyframe: Bool
+    /// Access units dropped while waiting for a keyframe.
+    public private(set) var skipped = 0
+
+    public struct ParameterSetKey: Hashable, Sendable, Comparable {
+        var type: UInt8
+        var id: UInt32
+        public static func < (a: Self, b: Self) -> Bool { (a.type, a.id) < (b.type, b.id) }
+    }
+
+    public init(codec: VideoCodec, parameterSets: [[UInt8]] = [], waitForKeyframe: Bool = false) {
+        self.codec = codec
+        self.waitForKeyframe = waitForKeyframe
+        waitingForKeyframe = waitForKeyframe
+        for unit in parameterSets { remember(unit) }
+    }
+
+    /// The units of one packet with its timestamp and marker bit.
+    public mutating func add(_ packetUnits: [DepacketizedUnit], timestamp packetTimestamp: Int64, marker: Bool, into out: inout [AccessUnit]) {
+        if let timestamp, timestamp != packetTimestamp, !units.isEmpty || corrupted {
+            close(into: &out)
+        }
+        if damageBeforeNext {
+            // Units went missing before this packet: the picture it belongs to is damaged.
+            corrupted = true
+            damageBeforeNext = false
+        }
+        timestamp = packetTimestamp
+        for unit in packetUnits where unit.bytes.count >= codec.nalHeaderSize {
+            let type = codec.nalType(unit.bytes[0])
+            if hasSlices && (isFirstSliceOfPicture(unit.bytes, type: type) || precedesPictures(type)) {
+                close(into: &out)
+            }
+            if codec.isParameterSet(nalType: type) { remember(unit.bytes) }
+            if isSlice(type) { hasSlices = true }
+            units.append(unit)
+        }
+        if marker { close(into: &out) }
+    }
+
+    /// Packets were lost: the picture in progress, or the next one when none is, is damaged.
+    public mutating func noteLoss() {
+        if units.isEmpty { damageBeforeNext = true } else { corrupted = true }
+    }
+
+    /// The sender restarted: what is in progress is damaged and a keyframe is needed.
+    public mutating func noteDiscontinuity(into out: inout [AccessUnit]) {
+        noteLoss()
+        close(into: &out)
+        timestamp = nil
+        damageBeforeNext = true
+    }
+
+    /// Closes the last picture at the end of the stream.
+    public mutating func finish(into out: inout [AccessUnit]) { close(into: &out) }
+
+    private mutating func close(into out: inout [AccessUnit]) {
+        defer {
+            units = []
+            hasSlices = false
+            corrupted = false
+        }
+        guard !units.isEmpty, let timestamp else {
+            // Nothing of a damaged picture survived: the next one is likely to miss it.
+            if corrupted { damageBeforeNext = true }
+            return
+        }
+        if units.contains(where: { $0.decodingOrder != nil }) {
+            // RFC 7798 6.2: with DON the units may travel out of decoding order.
+            units = units.enumerated().sorted { ($0.element.decodingOrder ?? 0, $0.offset) < ($1.element.decodingOrder ?? 0, $1.offset) }.map(\.element)
+        }
+        var bytes = units.map(\.bytes)
+        let types = bytes.map { codec.nalType($0[0]) }
+        let isKeyframe = types.contains { codec.isRandomAccess(nalType: $0) }
+        if waitingForKeyframe || (waitForKeyframe && corrupted) {
+            guard isKeyframe, !corrupted else {
+                waitingForKeyframe = true
+                skipped += 1
+                return
+            }
+            waitingForKeyframe = false
+        }
+        if isKeyframe && !types.contains(where: { codec.isParameterSet(nalType: $0) }) && !parameterSets.isEmpty {
+            // Before the first slice, after an access unit delimiter if there is one.
+            let insertAt = types.first.map { isDelimiter($0) } == true ? 1 : 0
+            bytes.insert(contentsOf: parameterSets.sorted { $0.key < $1.key }.map(\.value), at: insertAt)
+        }
+        out.append(AccessUnit(units: bytes, timestamp: timestamp, isKeyframe: isKeyframe, isCorrupted: corrupted))
+    }
+
+    // MARK: NAL unit kinds
+
+    private func isSlice(_ type: UInt8) -> Bool { codec == .h264 ? (1...5).contains(type) : type <= 31 }
+    private func isDelimiter(_ type: UInt8) -> Bool { type == (codec == .h264 ? 9 : 35) }
+
+    /// Units that, after a picture's slices, begin the next access unit (H.264 7.4.1.2.3,
+    /// H.265 7.4.2.4.4).
+    private func precedesPictures(_ type: UInt8) -> Bool {
+        switch codec {
+        case .h264: return (6...9).contains(type) || (14...18).contains(type)
+        case .h265: return (32...35).contains(type) || type == 39 || (41...44).contains(type) || (48...55).contains(type)
+        }
+    }
+
+    /// first_mb_in_slice = 0 (its Exp-Golomb code is the single bit 1), or
+    /// first_slice_segment_in_pic_flag.
+    private func isFirstSliceOfPicture(_ unit: [UInt8], type: UInt8) -> Bool {
+        guard isSlice(type), unit.count > codec.nalHeaderSize else { return false }
+        return unit[codec.nalHeaderSize] & 0x80 != 0
+    }
+
+    private mutating func remember(_ unit: [UInt8]) {
+        guard unit.count > codec.nalHeaderSize else { return }
+        let type = codec.nalType(unit[0])
+        guard codec.isParameterSet(nalType: type) else { return }
+        parameterSets[ParameterSetKey(type: type, id: parameterSetID(unit, type: type))] = unit
+    }
+
+    /// seq_parameter_set_id / pic_parameter_set_id for H.264; vps_id for H.265 (SPS and PPS
+    /// ids sit behind variable-length fields, so one of each is kept).
+    private func parameterSetID(_ unit: [UInt8], type: UInt8) -> UInt32 {
+        switch (codec, type) {
+        case (.h264, 7):
+            var reader = BitReader(nalUnit: unit.dropFirst(4))
+            return (try? reader.unsignedGolomb()) ?? 0
+        case (.h264, 8):
+            var reader = BitReader(nalUnit: unit.dropFirst(1))
+            return (try? reader.unsignedGolomb()) ?? 0
+        case (.h265, 32):
+            return UInt32(unit[2] >> 4)
+        default:
+            return 0
+        }
+    }
+}

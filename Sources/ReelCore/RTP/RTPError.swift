@@ -1,0 +1,5 @@
+/// Why an RTP or RTCP packet, an SDP or a payload was rejected.
+public struct RTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

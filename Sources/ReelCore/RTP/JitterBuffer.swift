@@ -43,6 +43,9 @@ public struct JitterBuffer: Sendable {
     public private(set) var statistics = RTPReceptionStatistics()
     /// The source being received.
     public private(set) var ssrc: UInt32?
+    /// The highest sequence number received, extended as in a receiver report (the first
+    /// cycle is 0).
+    public var extendedHighestSequence: UInt32 { UInt32(truncatingIfNeeded: max(0, highestSequence - 65536)) }
 
     private var slots: [Slot]
     private let mask: Int

@@ -143,3 +143,14 @@ import Testing
         #expect(throws: RTPError.self) { try JitterBuffer.Configuration(latency: -1) }
     }
 }
+
+@Suite struct DecodeTimestampTests {
+    @Test func decodeTimesIncreaseAndNeverPassPresentation() {
+        // x264's B-pyramid order: I0 P4 B2 b1 b3 P8 B6 b5 b7.
+        let pts: [Int64] = [0, 4, 2, 1, 3, 8, 6, 5, 7].map { $0 * 3000 }
+        var generator = DecodeTimestampGenerator(delay: 2)
+        let dts = pts.map { generator.decodeTime(forPresentationTime: $0) }
+        #expect(dts == [-2, -1, 0, 3000, 6000, 9000, 12000, 15000, 18000])
+        #expect(zip(dts, pts).allSatisfy { $0 <= $1 })
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// Records received access units without decoding them: as an Annex B elementary stream
+/// (`.h264`, `.264`, `.h265`, `.265`, `.hevc`), or in a container (`.mp4`, `.mov`, `.mkv`)
+/// from the first access unit that carries parameter sets, with decode times derived
+/// from the presentation times (RTP carries no decode times).
+public final class AccessUnitRecorder {
+    public let path: String
+    public let codec: VideoCodec
+    private var annexB: FileHandle?
+    private var muxer: EncodedSampleMuxer?
+    private var format: VideoFormatDescription?
+    private var origin: Int64?
+    private var decodeTimes = DecodeTimestampGenerator()
+    private let clockRate: Int32
+    public private(set) var writtenUnits = 0
+
+    static let elementaryExtensions: Set<String> = ["h264", "264", "h265", "265", "hevc"]
+
+    public init(path: String, codec: VideoCodec, clockRate: Int = 90000) throws {
+        self.path = path
+        self.codec = codec
+        self.clockRate = Int32(clockRate)
+        if Self.elementaryExtensions.contains((path as NSString).pathExtension.lowercased()) {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw OutputError(path, "cannot create the file")
+            }
+            annexB = handle
+        }
+    }
+
+    public func write(_ unit: AccessUnit) throws {
+        if let annexB {
+            do { try annexB.write(contentsOf: unit.annexB) } catch { throw OutputError(path, error.localizedDescription) }
+            writtenUnits += 1
+            return
+        }
+        if muxer == nil {
+            guard let format = try formatDescription(of: unit) else { return }
+            self.format = format
+            muxer = try EncodedSampleMuxer(path: path, format: format, timescale: clockRate, frameRate: nil)
+        }
+        guard let muxer, let format else { return }
+        let origin = self.origin ?? unit.timestamp
+        self.origin = origin
+        let pts = unit.timestamp - origin
+        let dts = decodeTimes.decodeTime(forPresentationTime: pts)
+        // The container's record holds the parameter sets; the samples carry the pictures.
+        let units = unit.units.filter { !codec.isParameterSet(nalType: codec.nalType($0[0])) }
+        let sample = EncodedSample(data: AnnexB.lengthPrefixed(units), isKeyframe: unit.isKeyframe,
+                                   presentationTime: MediaTime(value: pts, timescale: clockRate),
+                                   decodeTime: MediaTime(value: dts, timescale: clockRate), formatDescription: format)
+        try muxer.write(sample)
+        writtenUnits += 1
+    }
+
+    public func finish() throws {
+        try annexB?.close()
+        annexB = nil
+        try muxer?.finish()
+    }
+
+    /// The stream's format from a keyframe's parameter sets; nil until one comes.
+    private func formatDescription(of unit: AccessUnit) throws -> VideoFormatDescription? {
+        guard unit.isKeyframe else { return nil }
+        let parameterSets = unit.units.filter { codec.isParameterSet(nalType: codec.nalType($0[0])) }
+        let spsType: UInt8 = codec == .h264 ? 7 : 33
+        guard let sps = parameterSets.first(where: { codec.nalType($0[0]) == spsType }) else { return nil }
+        let size: (Int, Int)
+        switch codec {
+        case .h264:
+            let parsed = try H264SequenceParameterSet(nalUnit: sps)
+            size = (parsed.width, parsed.height)
+        case .h265:
+            let parsed = try H265SequenceParameterSet(nalUnit: sps)
+            size = (parsed.width, parsed.height)
+        }
+        return try VideoFormatDescription(codec: codec, width: size.0, height: size.1, parameterSets: parameterSets)
+    }
+}

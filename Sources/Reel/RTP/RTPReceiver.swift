@@ -1,0 +1,276 @@
+import Foundation
+import ReelCore
+
+/// Receives one H.264 or H.265 RTP video stream described by an SDP and hands out its
+/// access units: transport → SRTP (when keyed) → RTP/RTCP parsing → jitter buffer →
+/// depacketizer → access units, on one thread of its own; RTCP receiver reports go back
+/// when the transport has a way back.
+///
+/// ```swift
+/// let receiver = try RTPReceiver(configuration: .init(description: try SessionDescription(parsing: sdp)))
+/// try await receiver.start { unit in recorder.write(unit) }
+/// ...
+/// let statistics = await receiver.stop()
+/// ```
+public final class RTPReceiver: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var description: SessionDescription
+        /// Where packets come from; by default UDP at the SDP's address and port.
+        public var transport: RTPTransportKind
+        /// How long a packet behind a gap waits for the missing ones (0 to 2 s).
+        public var latency: Double = 0.2
+        public var maxPackets = 4096
+        /// Drop access units until an intact keyframe, at the start and after damage.
+        public var waitForKeyframe = true
+        /// SRTP keys given directly; otherwise the SDP's first `a=crypto`.
+        public var crypto: SDPCrypto?
+        /// Seconds between receiver reports (RFC 3550 suggests 5 at least for large sessions).
+        public var receiverReportInterval: Double = 5
+
+        public init(description: SessionDescription, transport: RTPTransportKind? = nil) {
+            self.description = description
+            self.transport = transport ?? .udp(address: description.address, port: description.port)
+        }
+    }
+
+    /// Datagrams waiting for the receiving thread, at most this many (a stalled consumer
+    /// loses the newest, counted).
+    static let inboxLimit = 65_536
+
+    public let configuration: Configuration
+    private let transport: any RTPTransport
+    private let lock = ConditionLock()
+    // Guarded by `lock`.
+    private var inbox: [ReceivedDatagram] = []
+    private var stopping = false
+    private var finished = false
+    private var shared = RTPReceiverStatistics()
+    private var endError: Error?
+    private var overflowed = 0
+    // Owned by the receiving thread.
+    private var jitter: JitterBuffer
+    private var depacketizer: RTPVideoDepacketizer
+    private let srtp: SRTPSession?
+    private var counts = RTPReceiverStatistics()
+    private var lastSenderReport: (middle: UInt32, at: Double)?
+    private var previousReport = (expected: 0, received: 0)
+    private let ssrc = UInt32.random(in: 1...UInt32.max)
+    private let startedAt = monotonicSeconds()
+
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        jitter = JitterBuffer(configuration: try .init(latency: configuration.latency, maxPackets: configuration.maxPackets,
+                                                       clockRate: configuration.description.clockRate))
+        depacketizer = try RTPVideoDepacketizer(description: configuration.description, options: .init(waitForKeyframe: configuration.waitForKeyframe))
+        srtp = try (configuration.crypto ?? configuration.description.crypto.first).map { try SRTPSession(crypto: $0) }
+        transport = RTPTransports.make(configuration.transport)
+    }
+
+    /// Starts receiving; `handler` gets each access unit on the receiving thread, in order.
+    public func start(_ handler: @escaping @Sendable (AccessUnit) -> Void) async throws {
+        let thread = Thread { [self] in run(handler) }
+        thread.name = "reel.rtp.receive"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+        do {
+            try await transport.start(deliver: { [self] datagram in enqueue(datagram) }, closed: { [self] error in end(error) })
+        } catch {
+            end(nil)
+            waitUntilFinished()
+            throw RTPError("cannot receive from \(configuration.transport.label): \(error)")
+        }
+    }
+
+    /// The access units as an asynchronous sequence (instead of a handler).
+    public func accessUnits() async throws -> AsyncStream<AccessUnit> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AccessUnit.self, bufferingPolicy: .bufferingNewest(1024))
+        try await start { continuation.yield($0) }
+        Task { [self] in
+            await waitUntilEnded()
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Stops receiving, releases what the jitter buffer holds and returns the final counts.
+    @discardableResult
+    public func stop() async -> RTPReceiverStatistics {
+        await transport.stop()
+        end(nil)
+        waitUntilFinished()
+        return statistics
+    }
+
+    /// Waits until the transport ends on its own (TCP or HTTP end of stream) or `stop()`.
+    public func waitUntilEnded() async {
+        while !lock.withLock({ finished }) { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    /// Why the stream ended, if it ended with an error.
+    public var error: Error? { lock.withLock { endError } }
+    public var isFinished: Bool { lock.withLock { finished } }
+    public var statistics: RTPReceiverStatistics { lock.withLock { shared } }
+
+    // MARK: Arrival (transport threads)
+
+    private func enqueue(_ datagram: ReceivedDatagram) {
+        lock.withLock {
+            guard !stopping else { return }
+            if inbox.count < Self.inboxLimit { inbox.append(datagram) } else { overflowed += 1 }
+            if inbox.count == 1 { lock.broadcast() }
+        }
+    }
+
+    private func end(_ error: Error?) {
+        lock.withLock {
+            if endError == nil { endError = error }
+            stopping = true
+            lock.broadcast()
+        }
+    }
+
+    private func waitUntilFinished() {
+        lock.withLock { while !finished { lock.wait(seconds: 0.5) } }
+    }
+
+    // MARK: The receiving thread
+
+    private func run(_ handler: @escaping @Sendable (AccessUnit) -> Void) {
+        var batch: [ReceivedDatagram] = []
+        var units: [AccessUnit] = []
+        var nextReport = monotonicSeconds() + configuration.receiverReportInterval
+        while true {
+            var stop = false
+            lock.withLock {
+                while inbox.isEmpty && !stopping {
+                    let now = monotonicSeconds()
+                    let wake = min(jitter.nextDeadline ?? .infinity, nextReport)
+                    if wake <= now { break }
+                    lock.wait(seconds: min(wake - now, 0.5))
+                }
+                swap(&batch, &inbox)
+                stop = stopping
+            }
+            let now = monotonicSeconds()
+            for datagram in batch { receive(datagram, at: now) }
+            batch.removeAll(keepingCapacity: true)
+            depacketize(stop ? jitter.flush() : jitter.pop(now: now), into: &units)
+            if stop { depacketizer.finish(into: &units) }
+            deliver(&units, to: handler)
+            if now >= nextReport {
+                sendReceiverReport(at: now)
+                nextReport = now + configuration.receiverReportInterval
+            }
+            publish(now: now)
+            if stop { break }
+        }
+        lock.withLock {
+            finished = true
+            lock.broadcast()
+        }
+    }
+
+    private func receive(_ datagram: ReceivedDatagram, at now: Double) {
+        counts.bytesReceived += datagram.bytes.count
+        let bytes = datagram.bytes
+        // RFC 5761: on a shared port, RTCP's packet types 200–204 sit where RTP's payload type is.
+        let isControl = datagram.onControlPort || (bytes.count >= 2 && (192...223).contains(bytes[1]))
+        var plain = bytes
+        if let srtp {
+            switch srtp.unprotect(bytes, isRTCP: isControl) {
+            case .success(let decrypted): plain = decrypted
+            case .failure(.replayed):
+                counts.replayedPackets += 1
+                return
+            case .failure:
+                counts.authenticationFailures += 1
+                return
+            }
+        }
+        if isControl {
+            receiveControl(plain, at: now)
+            return
+        }
+        guard let packet = try? RTPPacket(bytes: plain), packet.payloadType == configuration.description.payloadType else {
+            counts.malformedPackets += 1
+            return
+        }
+        jitter.insert(packet, arrival: now)
+    }
+
+    private func receiveControl(_ bytes: [UInt8], at now: Double) {
+        guard let packets = try? RTCPPacket.parseCompound(bytes) else {
+            counts.malformedPackets += 1
+            return
+        }
+        counts.rtcpPackets += 1
+        for packet in packets {
+            switch packet {
+            case .senderReport(_, let ntp, _, _, _, _):
+                counts.senderReports += 1
+                lastSenderReport = (UInt32(truncatingIfNeeded: ntp >> 16), now)
+            case .bye:
+                counts.byes += 1
+            default:
+                break
+            }
+        }
+    }
+
+    private func depacketize(_ outputs: [JitterBuffer.Output], into units: inout [AccessUnit]) {
+        for output in outputs { depacketizer.push(output, into: &units) }
+    }
+
+    private func deliver(_ units: inout [AccessUnit], to handler: (AccessUnit) -> Void) {
+        for unit in units {
+            counts.accessUnits += 1
+            if unit.isKeyframe { counts.keyframes += 1 }
+            if unit.isCorrupted { counts.corruptedAccessUnits += 1 }
+            handler(unit)
+        }
+        units.removeAll(keepingCapacity: true)
+    }
+
+    private func publish(now: Double) {
+        counts.packets = jitter.statistics
+        counts.malformedPayloads = depacketizer.malformedPayloads
+        counts.skippedAccessUnits = depacketizer.assembler.skipped
+        counts.seconds = now - startedAt
+        let snapshot = counts
+        lock.withLock {
+            shared = snapshot
+            shared.droppedWhileBusy = overflowed
+        }
+    }
+
+    /// RFC 3550 6.4.2 with one report block, and the CNAME (A.3 for the fraction lost).
+    private func sendReceiverReport(at now: Double) {
+        guard let source = jitter.ssrc else { return }
+        let statistics = jitter.statistics
+        let expected = statistics.expected - previousReport.expected
+        let received = statistics.received - previousReport.received
+        previousReport = (statistics.expected, statistics.received)
+        let lostInInterval = expected - received
+        let fraction = expected <= 0 || lostInInterval <= 0 ? 0 : UInt8(min(255, (lostInInterval << 8) / expected))
+        let block = RTCPReportBlock(
+            ssrc: source, fractionLost: fraction, cumulativeLost: Int32(clamping: statistics.expected - statistics.received),
+            extendedHighestSequence: jitter.extendedHighestSequence, jitter: UInt32(statistics.jitter.rounded()),
+            lastSenderReport: lastSenderReport?.middle ?? 0,
+            delaySinceLastSenderReport: lastSenderReport.map { UInt32(min(Double(UInt32.max), (now - $0.at) * 65536)) } ?? 0)
+        let host = ProcessInfo.processInfo.hostName
+        transport.sendControl(RTCPPacket.receiverReport(ssrc: ssrc, reports: [block], cname: "reel@\(host)"))
+        counts.receiverReportsSent += 1
+    }
+}
+
+extension RTPTransportKind {
+    /// Where packets come from, for messages.
+    public var label: String {
+        switch self {
+        case .udp(let address, let port): "udp://\(address.contains(":") ? "[\(address)]" : address):\(port)"
+        case .udpHello(let server, let port, _, _, _, _): "udp (hello) \(server):\(port)"
+        case .tcp(let host, let port): "tcp://\(host):\(port)"
+        case .httpProgressive(let url): url
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+extension PlaybackTests {
+    /// ffmpeg sends (`-f rtp -sdp_file`), `reel rtp receive` records, and the recording
+    /// decodes to the frames ffmpeg decodes from the file it sent.
+    @Suite(.serialized) struct FFmpegSenderTests {
+        struct Case: CustomStringConvertible, Sendable {
+            var name: String
+            var encoder: [String]
+            var container = "ts"
+            var sender: [String] = []
+            var scheme = "rtp"
+            var recordExtension = "h264"
+            var description: String { name }
+        }
+
+        static let key = "PS1uQCVeeCFCanVmcjkpPywjNWhcYD0mXXtxaVBR"
+
+        static let cases: [Case] = [
+            // Slices in every picture and STAP-A for the parameter sets and SEI.
+            Case(name: "zerolatency", encoder: ["-c:v", "libx264", "-tune", "zerolatency", "-g", "25"]),
+            // Parameter sets only in the SDP.
+            Case(name: "global-header", encoder: ["-c:v", "libx264", "-flags", "+global_header", "-g", "25"], container: "mp4"),
+            // Timestamps go back and forth.
+            Case(name: "b-frames", encoder: ["-c:v", "libx264", "-bf", "3", "-g", "25"]),
+            Case(name: "h265", encoder: ["-c:v", "libx265", "-x265-params", "log-level=error:keyint=25", "-g", "25"], recordExtension: "h265"),
+            // Sequence numbers wrap within the first second.
+            Case(name: "seq-65500", encoder: ["-c:v", "libx264", "-g", "25"], sender: ["-seq", "65500"]),
+            Case(name: "srtp-80", encoder: ["-c:v", "libx264", "-tune", "zerolatency", "-g", "25"],
+                 sender: ["-srtp_out_suite", "AES_CM_128_HMAC_SHA1_80", "-srtp_out_params", key], scheme: "srtp"),
+            Case(name: "srtp-32", encoder: ["-c:v", "libx264", "-g", "25"],
+                 sender: ["-srtp_out_suite", "AES_CM_128_HMAC_SHA1_32", "-srtp_out_params", key], scheme: "srtp"),
+        ]
+
+        @Test(arguments: cases)
+        func theRecordingDecodesToTheFramesSent(_ item: Case) throws {
+            let directory = try Paths.temporaryDirectory()
+            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let port = try RTPStreams.freePortPair()
+            let url = "\(item.scheme)://127.0.0.1:\(port)"
+            let sdp = directory.appendingPathComponent("stream.sdp").path
+            // The SDP is written as the sender starts; a first run of one frame writes it.
+            let dry = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-frames:v", "1"] + item.sender
+                                        + ["-f", "rtp", "-sdp_file", sdp, url])
+            #expect(dry.status == 0, "\(dry.stderr)")
+            let recording = directory.appendingPathComponent("got.\(item.recordExtension)").path
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)
+            try RTPStreams.waitUntilBound(port)
+            let sending = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy"] + item.sender + ["-f", "rtp", url])
+            #expect(sending.status == 0, "\(sending.stderr)")
+            let counts = RTPStreams.packetCounts(try receiver.report())
+            #expect(counts["lost"] == 0 && counts["duplicate"] == 0 && counts["corrupted_access_units"] == 0, "\(counts)")
+            if item.scheme == "srtp" { #expect(counts["authentication_failures"] == 0 && counts["received"] ?? 0 > 100) }
+            let expected = try RTPStreams.frameHashes(sent)
+            let got = try RTPStreams.frameHashes(recording)
+            #expect(expected.count == 75)
+            #expect(got == expected, "\(got.count) frames recorded, \(expected.count) sent")
+            print("RTP receive \(item.name): \(got.count)/\(expected.count) frames identical, \(counts["received"] ?? 0) packets")
+        }
+
+        @Test func aWrongSRTPKeyIsCountedAndReported() throws {
+            let directory = try Paths.temporaryDirectory()
+            let item = Self.cases.first { $0.name == "srtp-80" }!
+            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let port = try RTPStreams.freePortPair()
+            let sdp = directory.appendingPathComponent("stream.sdp").path
+            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-frames:v", "1"] + item.sender
+                                      + ["-f", "rtp", "-sdp_file", sdp, "srtp://127.0.0.1:\(port)"]).status == 0)
+            let wrongKey = Data((0..<30).map { UInt8($0) }).base64EncodedString()
+            let receiver = try BackgroundProcess(Paths.reel, ["rtp", "receive", "--sdp", sdp, "--srtp-key", wrongKey, "--duration", "2.5"],
+                                                 outputPath: directory.appendingPathComponent("report.json").path,
+                                                 errorPath: directory.appendingPathComponent("err").path)
+            try RTPStreams.waitUntilBound(port)
+            _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-t", "1"] + item.sender + ["-f", "rtp", "srtp://127.0.0.1:\(port)"])
+            for _ in 0..<200 where receiver.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(receiver.exitStatus == 1)
+            let errors = try String(contentsOfFile: directory.appendingPathComponent("err").path, encoding: .utf8)
+            #expect(errors.contains("failed SRTP authentication"), "\(errors)")
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json"))) as? [String: Any]
+            let counts = RTPStreams.packetCounts(report ?? [:])
+            #expect(counts["authentication_failures"] ?? 0 > 20 && counts["received"] == 0, "\(counts)")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// Streams for the receiver tests: encoded once by ffmpeg into a file (the oracle is
+/// ffmpeg's decode of that file), then sent by a real sender while `reel rtp receive`
+/// records it.
+enum RTPStreams {
+    static let source = ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "3"]
+
+    /// The encoded file, cached by its arguments.
+    static func encoded(_ name: String, _ encoder: [String], container: String = "ts") throws -> String {
+        let path = Paths.cache.appendingPathComponent("rtp-\(name).\(container)").path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let partial = path + ".partial.\(container)"
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + source + encoder + [partial])
+        guard made.status == 0 else { throw TestSetupError("ffmpeg could not make \(name): \(made.stderr)") }
+        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        return path
+    }
+
+    /// The MD5 of every decoded frame, in order (ffmpeg's framemd5, timestamps left out).
+    static func frameHashes(_ path: String, extra: [String] = []) throws -> [String] {
+        let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin"] + extra + ["-i", path, "-f", "framemd5", "-"])
+        guard result.status == 0 else { throw TestSetupError("ffmpeg could not decode \(path): \(result.stderr)") }
+        return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    /// An even UDP port on loopback, with the odd one after it, that nothing holds now.
+    static func freePortPair() throws -> Int {
+        for _ in 0..<50 {
+            let port = Int.random(in: 20_000..<60_000) & ~1
+            if isFree(port) && isFree(port + 1) { return port }
+        }
+        throw TestSetupError("no free UDP port pair")
+    }
+
+    static func isFree(_ port: Int) -> Bool {
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+    }
+
+    /// Waits until someone has bound `port` (the receiver is listening).
+    static func waitUntilBound(_ port: Int, seconds: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isFree(port) {
+            guard Date() < deadline else { throw TestSetupError("nothing bound UDP port \(port) within \(seconds) s") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// `reel rtp receive` in the background, its JSON report in a file.
+    final class Receiver {
+        let process: BackgroundProcess
+        let reportPath: String
+        let errorPath: String
+
+        init(_ arguments: [String], directory: URL) throws {
+            reportPath = directory.appendingPathComponent("report-\(UUID().uuidString).json").path
+            errorPath = reportPath + ".err"
+            process = try BackgroundProcess(Paths.reel, ["rtp", "receive"] + arguments, outputPath: reportPath, errorPath: errorPath)
+        }
+
+        /// Waits for the receiver to stop on its own, then reads its report.
+        func report(within seconds: Double = 30) throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            let stillRunning = process.isRunning
+            process.stop()
+            let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+            guard !stillRunning else { throw TestSetupError("reel rtp receive did not stop within \(seconds) s: \(errors)") }
+            guard process.exitStatus == 0 else { throw TestSetupError("reel rtp receive failed (\(process.exitStatus ?? -1)): \(errors)") }
+            let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
+            guard let report = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw TestSetupError("no JSON report") }
+            return report
+        }
+    }
+
+    static func packetCounts(_ report: [String: Any]) -> [String: Int] {
+        let statistics = report["statistics"] as? [String: Any] ?? [:]
+        var counts = (statistics["packets"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Int }
+        for (key, value) in statistics { if let number = value as? Int { counts[key] = number } }
+        return counts
+    }
+}

@@ -17,6 +17,8 @@ public struct AccessUnitAssembler: Sendable {
     private var corrupted = false
     private var damageBeforeNext = false
     private var waitingForKeyframe: Bool
+    /// H.265 RASL pictures after the keyframe waiting ended at: their references are gone.
+    private var skippingLeadingPictures = false
     /// Access units dropped while waiting for a keyframe.
     public private(set) var skipped = 0
 
@@ -97,6 +99,16 @@ public struct AccessUnitAssembler: Sendable {
                 return
             }
             waitingForKeyframe = false
+            // Leading pictures skipped at a random access (RASL) reference pictures before it.
+            skippingLeadingPictures = codec == .h265
+        }
+        if skippingLeadingPictures {
+            let slices = types.filter { isSlice($0) }
+            if !slices.isEmpty && slices.allSatisfy({ $0 == 8 || $0 == 9 }) {
+                skipped += 1
+                return
+            }
+            if slices.contains(where: { !(6...9).contains($0) }) && !isKeyframe { skippingLeadingPictures = false }
         }
         if isKeyframe && !types.contains(where: { codec.isParameterSet(nalType: $0) }) && !parameterSets.isEmpty {
             // Before the first slice, after an access unit delimiter if there is one.

@@ -17,6 +17,9 @@ public struct AccessUnitAssembler: Sendable {
     private var corrupted = false
     private var damageBeforeNext = false
     private var waitingForKeyframe: Bool
+    private var markersAreReliable = true
+    private var heldRepeats: [DepacketizedUnit] = []
+    private var closedByMarker = false
     /// H.265 RASL pictures after the keyframe waiting ended at: their references are gone.
     private var skippingLeadingPictures = false
     /// Access units dropped while waiting for a keyframe.
@@ -39,15 +42,42 @@ public struct AccessUnitAssembler: Sendable {
     public mutating func add(_ packetUnits: [DepacketizedUnit], timestamp packetTimestamp: Int64, marker: Bool, into out: inout [AccessUnit]) {
         if let timestamp, timestamp != packetTimestamp, !units.isEmpty || corrupted {
             close(into: &out)
+            units = heldRepeats
+            heldRepeats = []
         }
         if damageBeforeNext {
             // Units went missing before this packet: the picture it belongs to is damaged.
             corrupted = true
             damageBeforeNext = false
         }
+        // Units at the timestamp of a picture a marker just closed: either the next picture
+        // (parameter sets, SEI…) or, from senders that mark every NAL unit, more of it.
+        let afterMarker = closedByMarker && packetTimestamp == timestamp
+        closedByMarker = false
         timestamp = packetTimestamp
-        for unit in packetUnits where unit.bytes.count >= codec.nalHeaderSize {
+        for unit in packetUnits where unit.bytes.count > codec.nalHeaderSize {
             let type = codec.nalType(unit.bytes[0])
+            if (hasSlices || (afterMarker && units.isEmpty)) && codec.isParameterSet(nalType: type)
+                && parameterSets[key(of: unit.bytes, type: type)] == unit.bytes {
+                // A copy of a known parameter set: a new picture, or (GStreamer's
+                // config-interval=-1 on slice-aligned input) a repeat between slices of one.
+                heldRepeats.append(unit)
+                continue
+            }
+            let continuesPicture = isSlice(type) && !isFirstSliceOfPicture(unit.bytes, type: type)
+            if !heldRepeats.isEmpty {
+                if continuesPicture {
+                    heldRepeats = []
+                } else {
+                    close(into: &out)
+                    units = heldRepeats
+                    heldRepeats = []
+                }
+            }
+            if afterMarker && units.isEmpty && continuesPicture {
+                // The marker came before the picture's last slice: markers are ignored from now on.
+                markersAreReliable = false
+            }
             if hasSlices && (isFirstSliceOfPicture(unit.bytes, type: type) || precedesPictures(type)) {
                 close(into: &out)
             }
@@ -55,7 +85,13 @@ public struct AccessUnitAssembler: Sendable {
             if isSlice(type) { hasSlices = true }
             units.append(unit)
         }
-        if marker { close(into: &out) }
+        // Still nothing but held repeats since the marker: the next packet decides.
+        closedByMarker = afterMarker && units.isEmpty
+        // A marker ends a picture: one on a packet before any slice is misplaced.
+        if marker && markersAreReliable && hasSlices {
+            close(into: &out)
+            closedByMarker = true
+        }
     }
 
     /// Packets were lost: the picture in progress, or the next one when none is, is damaged.
@@ -72,7 +108,10 @@ public struct AccessUnitAssembler: Sendable {
     }
 
     /// Closes the last picture at the end of the stream.
-    public mutating func finish(into out: inout [AccessUnit]) { close(into: &out) }
+    public mutating func finish(into out: inout [AccessUnit]) {
+        close(into: &out)
+        heldRepeats = []
+    }
 
     private mutating func close(into out: inout [AccessUnit]) {
         defer {
@@ -91,7 +130,10 @@ public struct AccessUnitAssembler: Sendable {
         }
         var bytes = units.map(\.bytes)
         let types = bytes.map { codec.nalType($0[0]) }
-        let isKeyframe = types.contains { codec.isRandomAccess(nalType: $0) }
+        // A picture's later slices cut off by a misplaced marker continue it, they do not start one.
+        let firstSlice = bytes.first { isSlice(codec.nalType($0[0])) }
+        let startsPicture = firstSlice.map { isFirstSliceOfPicture($0, type: codec.nalType($0[0])) } ?? true
+        let isKeyframe = startsPicture && types.contains { codec.isRandomAccess(nalType: $0) }
         if waitingForKeyframe || (waitForKeyframe && corrupted) {
             guard isKeyframe, !corrupted else {
                 waitingForKeyframe = true
@@ -143,8 +185,10 @@ public struct AccessUnitAssembler: Sendable {
         guard unit.count > codec.nalHeaderSize else { return }
         let type = codec.nalType(unit[0])
         guard codec.isParameterSet(nalType: type) else { return }
-        parameterSets[ParameterSetKey(type: type, id: parameterSetID(unit, type: type))] = unit
+        parameterSets[key(of: unit, type: type)] = unit
     }
+
+    private func key(of unit: [UInt8], type: UInt8) -> ParameterSetKey { ParameterSetKey(type: type, id: parameterSetID(unit, type: type)) }
 
     /// seq_parameter_set_id / pic_parameter_set_id for H.264; vps_id for H.265 (SPS and PPS
     /// ids sit behind variable-length fields, so one of each is kept).

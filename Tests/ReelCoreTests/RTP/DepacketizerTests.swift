@@ -100,4 +100,30 @@ import Testing
         #expect(throws: RTPError.self) { try depacketizer.depacketize([0x66, 0x01, 0, 0][...], sequence: 4, into: &units) }
         #expect(throws: RTPError.self) { try depacketizer.depacketize([0x64, 0x01, 0x64, 0x00, 0, 0][...], sequence: 4, into: &units) }
     }
+
+    @Test func parameterSetsRepeatedBetweenSlicesAndMarkersOnEveryUnitKeepOnePicture() throws {
+        // GStreamer's rtph264pay with config-interval=-1 on slice-aligned input: SPS/PPS before
+        // every IDR slice, a marker after each slice.
+        let sps = Self.h264SPS, pps = Self.h264PPS
+        let first = Self.slice(0x65, size: 30), second = Self.slice(0x65, size: 30, first: false), next = Self.slice(0x41, size: 10)
+        let payloads: [([UInt8], Bool, UInt32)] = [(sps, false, 0), (pps, false, 0), (first, true, 0), (sps, false, 0), (pps, false, 0), (second, true, 0), (next, true, 3000)]
+        let packets = payloads.enumerated().map { TestPackets.rtp(sequence: UInt16($0.offset), timestamp: $0.element.2, marker: $0.element.1, payload: $0.element.0) }
+        let units = try Self.receive(packets, description: Self.h264Description)
+        #expect(units.flatMap(\.units) == [sps, pps, first, second, next])
+        #expect(units.filter(\.isKeyframe).count == 1)
+    }
+
+    @Test func h265LeadingPicturesAfterAResumingCRAAreSkipped() {
+        var assembler = AccessUnitAssembler(codec: .h265, waitForKeyframe: true)
+        var out: [AccessUnit] = []
+        func picture(_ type: UInt8, _ timestamp: Int64) {
+            assembler.add([DepacketizedUnit(bytes: [type << 1, 1, 0x80, 1])], timestamp: timestamp, marker: true, into: &out)
+        }
+        picture(21, 0)      // CRA
+        picture(8, 1)       // RASL: references before the CRA
+        picture(7, 2)       // RADL: decodable
+        picture(1, 3)       // trailing
+        picture(8, 4)       // a RASL of a later CRA would be kept: not after the resumption
+        #expect(out.map(\.timestamp) == [0, 2, 3, 4])
+    }
 }

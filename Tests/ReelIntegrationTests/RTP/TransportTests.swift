@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+extension PlaybackTests {
+    /// The seed's transports and RFC 4571, against servers the tests start, serving the
+    /// packets ffmpeg sent for a file; the recordings decode to the file's frames.
+    @Suite(.serialized) struct TransportTests {
+        static func stream(_ directory: URL) throws -> (sent: String, packets: [[UInt8]], sdp: String) {
+            let item = FFmpegSenderTests.cases.first { $0.name == "zerolatency" }!
+            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let (packets, text) = try RTPStreams.captured(sent, directory: directory)
+            let sdp = directory.appendingPathComponent("stream.sdp").path
+            try text.write(toFile: sdp, atomically: true, encoding: .utf8)
+            return (sent, packets, sdp)
+        }
+
+        static func expectSameFrames(_ recording: String, as sent: String, _ label: String) throws {
+            let expected = try RTPStreams.frameHashes(sent)
+            let got = try RTPStreams.frameHashes(recording)
+            #expect(got.elementsEqual(expected), "\(label): \(got.count) frames recorded, \(expected.count) sent, \(zip(got, expected).filter { $0 != $1 }.count) differ")
+            print("RTP over \(label): \(got.count)/\(expected.count) frames identical")
+        }
+
+        @Test func httpProgressiveDownload() throws {
+            let directory = try Paths.temporaryDirectory()
+            let (sent, packets, sdp) = try Self.stream(directory)
+            let server = try StreamServers.http(packets: packets)
+            defer { server.stop() }
+            let recording = directory.appendingPathComponent("got.h264").path
+            let result = try reel("rtp", "receive", "--sdp", sdp, "--transport", "http", "--url", "http://127.0.0.1:\(server.port)/streams/1234567",
+                                  "--record", recording, timeout: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\"ending\" : \"the transport ended\""))
+            #expect(result.stdout.contains("\"received\" : \(packets.count)"))
+            try Self.expectSameFrames(recording, as: sent, "HTTP progressive")
+        }
+
+        @Test func anHTTPErrorIsReported() throws {
+            let server = try StreamServers.http(packets: [])
+            defer { server.stop() }
+            let directory = try Paths.temporaryDirectory()
+            let (_, _, sdp) = try Self.stream(directory)
+            let result = try reel("rtp", "receive", "--sdp", sdp, "--transport", "http", "--url", "http://127.0.0.1:\(server.port)/missing", timeout: 30)
+            #expect(result.status == 1 && result.stderr.contains("404"), "\(result.stderr)")
+        }
+
+        @Test func tcpWithRFC4571Framing() throws {
+            let directory = try Paths.temporaryDirectory()
+            let (sent, packets, sdp) = try Self.stream(directory)
+            let server = try StreamServers.tcp(packets: packets)
+            defer { server.stop() }
+            let recording = directory.appendingPathComponent("got.h264").path
+            let result = try reel("rtp", "receive", "--sdp", sdp, "--transport", "tcp", "--server", "127.0.0.1:\(server.port)", "--record", recording, timeout: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\"received\" : \(packets.count)"))
+            try Self.expectSameFrames(recording, as: sent, "TCP (RFC 4571)")
+        }
+
+        @Test func udpHelloAndHeartbeatsThroughAStall() throws {
+            let directory = try Paths.temporaryDirectory()
+            let (sent, packets, sdp) = try Self.stream(directory)
+            let server = try StreamServers.HelloServer(packets: packets, stall: 2.5)
+            let recording = directory.appendingPathComponent("got.h264").path
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--transport", "hello", "--server", "127.0.0.1:\(server.socket.port)",
+                                                    "--heartbeat-interval", "0.25", "--idle-timeout", "4", "--record", recording], directory: directory)
+            server.waitUntilSent()
+            let counts = RTPStreams.packetCounts(try receiver.report())
+            #expect(server.firstMessage == "hello")
+            // 2.5 s of silence from the server at one heartbeat per 0.25 s.
+            #expect(server.heartbeatsDuringStall >= 8, "\(server.heartbeatsDuringStall) heartbeats during the stall")
+            #expect(counts["received"] == packets.count && counts["lost"] == 0, "\(counts)")
+            try Self.expectSameFrames(recording, as: sent, "UDP hello/heartbeat")
+            print("RTP hello: \(server.heartbeatsDuringStall) heartbeats while the server stalled 2.5 s; the stream resumed")
+        }
+
+        @Test func ipv6Loopback() throws {
+            let directory = try Paths.temporaryDirectory()
+            let item = FFmpegSenderTests.cases.first { $0.name == "zerolatency" }!
+            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let port = try RTPStreams.freePortPair()
+            let sdp = directory.appendingPathComponent("stream.sdp").path
+            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-frames:v", "1", "-f", "rtp", "-sdp_file", sdp, "rtp://[::1]:\(port)"]).status == 0)
+            #expect(try String(contentsOfFile: sdp, encoding: .utf8).contains("IN IP6 ::1"))
+            let recording = directory.appendingPathComponent("got.h264").path
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)
+            Thread.sleep(forTimeInterval: 1)
+            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-f", "rtp", "rtp://[::1]:\(port)"]).status == 0)
+            _ = try receiver.report()
+            try Self.expectSameFrames(recording, as: sent, "UDP/IPv6")
+        }
+    }
+}

@@ -8,6 +8,7 @@ let package = Package(
     dependencies: [.package(name: "Reel", path: "..")],
     targets: [
         .executableTarget(name: "ReelFuzzVAP", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+        .executableTarget(name: "ReelFuzzRTP", dependencies: [.product(name: "ReelCore", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,7 +60,7 @@ let package = Package(
         ),
 
         // Benchmarks that compare Reel with its peers in one process.
-        .executableTarget(name: "reel-bench", dependencies: ["Reel"]),
+        .executableTarget(name: "reel-bench", dependencies: ["Reel", "ReelCore"]),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         .testTarget(name: "ReelIntegrationTests", dependencies: ["Reel", "reel"]),

@@ -10,6 +10,12 @@ if arguments.first == "pano-remap", let threads = arguments.dropFirst().first.fl
     print(String(format: "%.1f", try pano.remapFramesPerSecond(threads: threads, interpolation: .bilinear)))
     exit(0)
 }
+if arguments.first == "rtp-depacketize", let path = arguments.dropFirst().first {
+    let passes = arguments.firstIndex(of: "--passes").flatMap { arguments.dropFirst($0 - arguments.startIndex + 1).first }.flatMap { Int($0) } ?? 1
+    let figures = try RTPBenchmark.run(path: path, codec: arguments.contains("--h265") ? .h265 : .h264, passes: passes)
+    print("\(figures.packets) packets \(figures.accessUnits) access-units \(Int(figures.packetsPerSecond)) packets/s")
+    exit(0)
+}
 if arguments.first == "vap" {
     var vap = VAPBenchmark()
     if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { vap.runs = max(value, 1) }

@@ -24,7 +24,7 @@ final class PlaybackSession: @unchecked Sendable {
     var onBuffering: @Sendable (Bool) -> Void = { _ in }
     let openedAt: Double
 
-    private let demuxer: Demuxer
+    private let demuxer: any PlaybackSource
     private let audioDecoder: Decoder?
     let videoDecoder: Decoder?
     private let finished = DispatchGroup()
@@ -38,7 +38,7 @@ final class PlaybackSession: @unchecked Sendable {
         self.emit = emit
         self.onEnd = onEnd
         self.onCommand = onCommand
-        let demuxer = try Demuxer(url: url, options: configuration.input)
+        let demuxer = try PlaybackSources.open(url, options: configuration.input)
         self.demuxer = demuxer
         info = demuxer.info
         startTime = info.format.startTime ?? 0
@@ -51,8 +51,8 @@ final class PlaybackSession: @unchecked Sendable {
         // and what frame-threaded decoders hold (one per thread, up to 16).
         let pool = FramePool(preallocated: configuration.videoFrameQueueCount + configuration.audioFrameQueueCount + 20)
         let decoderOptions = configuration.decoder
-        videoDecoder = try videoStream.map { try Decoder(demuxer: demuxer, streamIndex: $0, options: decoderOptions, framePool: pool) }
-        audioDecoder = try audioStream.map { try Decoder(demuxer: demuxer, streamIndex: $0, options: decoderOptions, framePool: pool) }
+        videoDecoder = try videoStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
+        audioDecoder = try audioStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
         self.videoOutput = videoStream == nil ? nil : videoOutput
         self.frameTap = frameTap
         self.audioOutput = audioStream == nil ? nil : audioOutput
@@ -88,7 +88,7 @@ final class PlaybackSession: @unchecked Sendable {
         videoPackets.abort()
         videoFrames.abort()
         audioFrames.abort()
-        demuxer.interrupt.cancel()
+        demuxer.cancel()
         audioOutput?.close()
         _ = finished.wait(timeout: .now() + 10)
         videoOutput?.close()

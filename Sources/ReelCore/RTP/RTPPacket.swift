@@ -33,7 +33,7 @@ public struct RTPPacket: Sendable {
         let csrcCount = Int(first & 0x0F)
         var offset = RTPHeader.size + 4 * csrcCount
         guard offset <= bytes.count else { throw RTPError("the CSRC list (\(csrcCount) entries) runs past the packet") }
-        csrcs = (0..<csrcCount).map { bytes.bigEndianUInt32(at: RTPHeader.size + 4 * $0) }
+        csrcs = csrcCount == 0 ? [] : (0..<csrcCount).map { bytes.bigEndianUInt32(at: RTPHeader.size + 4 * $0) }
         if first & 0x10 != 0 {
             guard offset + 4 <= bytes.count else { throw RTPError("the header extension runs past the packet") }
             extensionProfile = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])

@@ -63,7 +63,7 @@ public struct FragmentAssembler: Sendable {
     mutating func start(header: [UInt8], body: ArraySlice<UInt8>, sequence: Int64, decodingOrder: Int64? = nil) throws(RTPError) {
         abandon()
         unit = header
-        unit.reserveCapacity(min(maxUnitSize, 256 << 10))
+        unit.reserveCapacity(8 * body.count)
         unit += body
         inProgress = true
         lastSequence = sequence

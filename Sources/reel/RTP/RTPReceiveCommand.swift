@@ -117,12 +117,23 @@ struct RTPReceiveCommand: AsyncParsableCommand {
 
     /// Why receiving stopped.
     private func waitForEnd(of receiver: RTPReceiver) async -> String {
+        // Ctrl-C or a TERM ends the recording properly (an MP4 needs its index written).
+        let interrupted = InterruptFlag()
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { interrupted.set() }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
         let started = monotonicSeconds()
         var lastBytes = 0, lastChange = started
         while true {
             try? await Task.sleep(for: .milliseconds(50))
             let now = monotonicSeconds()
             if receiver.isFinished { return "the transport ended" }
+            if interrupted.isSet { return "interrupted" }
             if let duration, now - started >= duration { return "duration reached" }
             let bytes = receiver.statistics.bytesReceived
             if bytes != lastBytes {
@@ -133,6 +144,13 @@ struct RTPReceiveCommand: AsyncParsableCommand {
             if bytes == 0, common.timeout > 0, duration == nil, now - started >= common.timeout { return "nothing arrived in \(common.timeout) s" }
         }
     }
+}
+
+final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 /// The recorder, written from the receiving thread; the first write error is kept.

@@ -1,0 +1,168 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+
+/// An RTP session as a player's input: Reel's receiver hands access units to the read
+/// thread as packets (Annex B, presentation times from the RTP timestamps), so
+/// `reel play stream.sdp` and `Player.open("stream.sdp")` use Reel's jitter buffer,
+/// depacketizers, SRTP and transports rather than FFmpeg's RTP demuxer.
+final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
+    let url: String
+    private(set) var info: MediaInfo
+    private let description: SessionDescription
+    private let receiver: RTPReceiver
+    private let lock = ConditionLock()
+    // Guarded by `lock`.
+    private var pending: [AccessUnit] = []
+    private var cancelled = false
+    private var origin: Int64?
+    /// Access units dropped because the player fell this far behind.
+    private(set) var overflowed = 0
+    static let pendingLimit = 512
+    private let idleTimeout: Double?
+
+    init(sdpPath: String, timeout: Double?) throws {
+        url = sdpPath
+        idleTimeout = timeout
+        guard let data = FileManager.default.contents(atPath: sdpPath), data.count <= 1 << 20 else {
+            throw InputError(.notFound, operation: .open, url: sdpPath)
+        }
+        do {
+            description = try SessionDescription(parsing: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw InputError(.invalidData, operation: .open, url: sdpPath, detail: "\(error)")
+        }
+        var configuration = RTPReceiver.Configuration(description: description)
+        configuration.waitForKeyframe = true
+        receiver = try RTPReceiver(configuration: configuration)
+        var stream = StreamDescription(index: 0, type: .video, codecName: description.codec == .h264 ? "h264" : "hevc", timeBase: Rational(1, description.clockRate))
+        let format = FormatDescription(url: sdpPath, name: "rtp", longName: "RTP (Reel's receiver)", startTime: 0, duration: nil,
+                                       size: nil, bitRate: nil, streamCount: 1, tags: [:])
+        info = MediaInfo(format: format, chapters: [], streams: [stream])
+        try startReceiving()
+        // The picture size from the first keyframe's sequence parameter set.
+        guard let first = waitForFirstUnit(timeout: timeout) else {
+            receiver.stopSynchronously()
+            throw InputError(.timedOut(seconds: timeout ?? 0), operation: .open, url: sdpPath, detail: "no keyframe arrived from \(receiver.configuration.transport.label)")
+        }
+        if let size = Self.pictureSize(first, codec: description.codec) {
+            stream.width = size.width
+            stream.height = size.height
+        }
+        info.streams = [stream]
+    }
+
+    deinit { receiver.stopSynchronously() }
+
+    private func startReceiving() throws {
+        let started = DispatchSemaphore(value: 0)
+        let failure = ErrorBox()
+        let receiver = self.receiver
+        Task {
+            do {
+                try await receiver.start { [weak self] unit in self?.enqueue(unit) }
+            } catch {
+                failure.error = error
+            }
+            started.signal()
+        }
+        started.wait()
+        if let error = failure.error { throw InputError(.other, operation: .open, url: url, detail: "\(error)") }
+    }
+
+    private func enqueue(_ unit: AccessUnit) {
+        lock.withLock {
+            if pending.count >= Self.pendingLimit {
+                pending.removeFirst()
+                overflowed += 1
+            }
+            pending.append(unit)
+            lock.broadcast()
+        }
+    }
+
+    private func waitForFirstUnit(timeout: Double?) -> AccessUnit? {
+        let deadline = timeout.map { monotonicSeconds() + $0 }
+        return lock.withLock {
+            while pending.isEmpty && !cancelled && !receiver.isFinished {
+                if let deadline {
+                    let left = deadline - monotonicSeconds()
+                    if left <= 0 { return nil }
+                    lock.wait(seconds: min(left, 0.1))
+                } else {
+                    lock.wait(seconds: 0.1)
+                }
+            }
+            return pending.first
+        }
+    }
+
+    func bestStream(of type: MediaType) -> Int? { type == .video ? 0 : nil }
+
+    func makeDecoder(streamIndex: Int, options: DecoderOptions, framePool: FramePool) throws -> Decoder {
+        let stream = info.streams[0]
+        return try Decoder(videoCodec: stream.codecName, configuration: [], width: stream.width ?? 0, height: stream.height ?? 0,
+                           timeBase: stream.timeBase, options: options, framePool: framePool)
+    }
+
+    func readPacket() throws -> Packet? {
+        let waitingSince = monotonicSeconds()
+        let next: AccessUnit? = try lock.withLock {
+            while pending.isEmpty {
+                if cancelled { throw InputError(.cancelled, operation: .read, url: url) }
+                // A live stream has no end but silence: after the input timeout it has ended.
+                if receiver.isFinished || idleTimeout.map({ monotonicSeconds() - waitingSince >= $0 }) == true { return nil }
+                lock.wait(seconds: 0.1)
+            }
+            return pending.removeFirst()
+        }
+        guard let unit = next else { return nil }
+        let origin = self.origin ?? unit.timestamp
+        self.origin = origin
+        let annexB = unit.annexB
+        // Zeroed padding after the bytes, as libavcodec's readers may look past the end.
+        let storage = HeapStorage(byteCount: annexB.count + 64)
+        annexB.withUnsafeBytes { storage.bytes.copyMemory(from: $0) }
+        return Packet(streamIndex: 0, pts: unit.timestamp - origin, dts: nil, duration: 0, timeBase: info.streams[0].timeBase,
+                      isKeyframe: unit.isKeyframe, isCorrupt: unit.isCorrupted,
+                      data: UnsafeRawBufferPointer(start: storage.bytes.baseAddress, count: annexB.count), owner: storage)
+    }
+
+    func seek(to time: MediaTime) throws {
+        throw InputError(.other, operation: .seek, url: url, detail: "a live RTP stream cannot seek")
+    }
+
+    func cancel() {
+        lock.withLock {
+            cancelled = true
+            lock.broadcast()
+        }
+    }
+
+    private static func pictureSize(_ unit: AccessUnit, codec: VideoCodec) -> (width: Int, height: Int)? {
+        for nal in unit.units where !nal.isEmpty {
+            switch (codec, codec.nalType(nal[0])) {
+            case (.h264, 7): if let sps = try? H264SequenceParameterSet(nalUnit: nal) { return (sps.width, sps.height) }
+            case (.h265, 33): if let sps = try? H265SequenceParameterSet(nalUnit: nal) { return (sps.width, sps.height) }
+            default: continue
+            }
+        }
+        return nil
+    }
+}
+
+private final class ErrorBox: @unchecked Sendable {
+    var error: Error?
+}
+
+extension RTPReceiver {
+    /// Stops from a thread that is not Swift's cooperative pool.
+    func stopSynchronously() {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await stop()
+            done.signal()
+        }
+        done.wait()
+    }
+}

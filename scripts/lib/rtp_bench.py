@@ -42,7 +42,7 @@ def capture(stream, out, port):
     print(count)
 
 
-def receive_cpu(port, stream, receiver):
+def receive_cpu(port, stream, receiver, loops=0):
     """CPU seconds (user + system) the receiver spent while the stream was sent to it."""
     child = subprocess.Popen(receiver, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 20
@@ -56,7 +56,7 @@ def receive_cpu(port, stream, receiver):
             probe.close()
             break
     time.sleep(0.3)
-    subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-re", "-i", stream, "-c", "copy", "-f", "rtp",
+    subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-re", "-stream_loop", str(loops), "-i", stream, "-c", "copy", "-f", "rtp",
                     f"rtp://127.0.0.1:{port}"], check=True, stdout=subprocess.DEVNULL)
     time.sleep(1)
     child.send_signal(signal.SIGINT)
@@ -71,4 +71,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "capture":
         capture(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
-        receive_cpu(int(sys.argv[2]), sys.argv[3], sys.argv[4:])
+        receive_cpu(int(sys.argv[2]), sys.argv[3], sys.argv[5:], int(sys.argv[4]))

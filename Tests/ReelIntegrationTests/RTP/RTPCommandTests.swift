@@ -1,0 +1,137 @@
+import Foundation
+import ReelCore
+import Testing
+
+extension PlaybackTests {
+    /// `reel play stream.sdp`, `reel rtp receive` with MP4 recording and bad input, and
+    /// Reel's own sender (`reel encode -o rtp://`) received by Reel.
+    @Suite(.serialized) struct RTPCommandTests {
+        static func sent(_ name: String) throws -> String {
+            let item = FFmpegSenderTests.cases.first { $0.name == name }!
+            return try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+        }
+
+        static func writeSDP(for file: String, port: Int, in directory: URL) throws -> String {
+            let sdp = directory.appendingPathComponent("stream.sdp").path
+            let dry = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-c", "copy", "-frames:v", "1", "-f", "rtp", "-sdp_file", sdp, "rtp://127.0.0.1:\(port)"])
+            guard dry.status == 0 else { throw TestSetupError("ffmpeg: \(dry.stderr)") }
+            return sdp
+        }
+
+        @Test func playShowsEveryFrameOfTheStream() throws {
+            let directory = try Paths.temporaryDirectory()
+            let sent = try Self.sent("b-frames")
+            let port = try RTPStreams.freePortPair()
+            let sdp = try Self.writeSDP(for: sent, port: port, in: directory)
+            let snapshot = directory.appendingPathComponent("snap.png").path
+            let player = try BackgroundProcess(Paths.reel, ["play", sdp, "--headless", "--stats", "--timeout", "2", "--snapshot", "1.5:\(snapshot)"],
+                                               outputPath: directory.appendingPathComponent("report.json").path,
+                                               errorPath: directory.appendingPathComponent("err").path)
+            try RTPStreams.waitUntilBound(port)
+            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-f", "rtp", "rtp://127.0.0.1:\(port)"]).status == 0)
+            for _ in 0..<200 where player.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(player.exitStatus == 0)
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json"))) as? [String: Any]
+            let statistics = report?["statistics"] as? [String: Any] ?? [:]
+            #expect(statistics["frames_shown"] as? Int == 75 && statistics["frames_dropped"] as? Int == 0, "\(statistics)")
+            // The picture on screen at 1.5 s is the stream's: it matches one of the frames around
+            // that time far better than any other (different frames of testsrc2 score below 20 dB).
+            var best = 0.0
+            for frame in 35...40 {
+                let compared = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", snapshot, "-i", sent, "-lavfi",
+                                                            "[1:v]select=eq(n\\,\(frame)),format=rgb24[b];[0:v]format=rgb24[a];[a][b]psnr", "-frames:v", "1", "-f", "null", "-"])
+                if let range = compared.stderr.range(of: "average:"), let value = Double(compared.stderr[range.upperBound...].prefix { "0123456789.".contains($0) }) {
+                    best = max(best, value)
+                }
+            }
+            #expect(best >= 28, "best PSNR \(best) dB")
+            print("reel play stream.sdp: 75/75 frames shown, 0 dropped; the picture at 1.5 s matches the stream at \(String(format: "%.1f", best)) dB")
+        }
+
+        @Test func anMP4RecordingOfBFramesHoldsEveryFrameWithItsTime() throws {
+            let directory = try Paths.temporaryDirectory()
+            let sent = try Self.sent("b-frames")
+            let port = try RTPStreams.freePortPair()
+            let sdp = try Self.writeSDP(for: sent, port: port, in: directory)
+            let recording = directory.appendingPathComponent("got.mp4").path
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)
+            try RTPStreams.waitUntilBound(port)
+            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-f", "rtp", "rtp://127.0.0.1:\(port)"]).status == 0)
+            _ = try receiver.report()
+            let expected = try RTPStreams.frameHashes(sent)
+            let got = try RTPStreams.frameHashes(recording)
+            #expect(got.elementsEqual(expected), "\(got.count) frames in the MP4, \(expected.count) sent")
+            // Presentation times: 25 fps from 0, in display order.
+            let probe = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time", "-of", "csv=p=0", recording])
+            let times = probe.stdout.split(separator: "\n").compactMap { Double($0) }
+            #expect(times.count == 75 && zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 0.04) < 0.001 }, "\(times.prefix(8))")
+        }
+
+        @Test func reelsOwnSenderIsReceived() throws {
+            let directory = try Paths.temporaryDirectory()
+            let port = try RTPStreams.freePortPair()
+            let sdp = directory.appendingPathComponent("reel.sdp").path
+            let arguments = ["encode", "--camera", "640x360@25", "--codec", "h265", "--bitrate", "1M", "--gop", "25", "-o", "rtp://127.0.0.1:\(port)", "--sdp", sdp]
+            #expect(try Processes.run(Paths.reel, arguments + ["--duration", "0.1"]).status == 0)
+            let recording = directory.appendingPathComponent("got.h265").path
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)
+            try RTPStreams.waitUntilBound(port)
+            #expect(try Processes.run(Paths.reel, arguments + ["--duration", "3"], timeout: 60).status == 0)
+            let counts = RTPStreams.packetCounts(try receiver.report())
+            #expect(counts["lost"] == 0 && counts["access_units"] ?? 0 >= 70, "\(counts)")
+            let decoded = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", recording, "-f", "null", "-"])
+            #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
+        }
+
+        @Test(arguments: [
+            ("missing.sdp", "cannot open"),
+            ("empty", "no video stream"),
+            ("vp8", "neither H264 nor H265"),
+            ("savp-without-key", "no a=crypto"),
+        ])
+        func unusableSessionDescriptionsFailInOneLine(_ item: (String, String)) throws {
+            let directory = try Paths.temporaryDirectory()
+            let path = directory.appendingPathComponent("\(item.0).sdp").path
+            switch item.0 {
+            case "empty": try "v=0\n".write(toFile: path, atomically: true, encoding: .utf8)
+            case "vp8": try "v=0\nc=IN IP4 127.0.0.1\nm=video 5004 RTP/AVP 96\na=rtpmap:96 VP8/90000\n".write(toFile: path, atomically: true, encoding: .utf8)
+            case "savp-without-key": try "v=0\nc=IN IP4 127.0.0.1\nm=video 5004 RTP/SAVP 96\na=rtpmap:96 H264/90000\n".write(toFile: path, atomically: true, encoding: .utf8)
+            default: break
+            }
+            let result = try reel("rtp", "receive", "--sdp", item.0 == "missing.sdp" ? "/nonexistent/missing.sdp" : path, "--duration", "1", timeout: 20)
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("reel: ") && result.stderr.contains(item.1) && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+
+        @Test func silenceEndsWithAClearError() throws {
+            let directory = try Paths.temporaryDirectory()
+            let port = try RTPStreams.freePortPair()
+            let sdp = try Self.writeSDP(for: try Self.sent("zerolatency"), port: port, in: directory)
+            let result = try reel("rtp", "receive", "--sdp", sdp, "--timeout", "1", timeout: 20)
+            #expect(result.status == 1 && result.stderr.contains("no RTP packet arrived"), "\(result.stderr)")
+            let played = try reel("play", sdp, "--headless", "--timeout", "1", timeout: 20)
+            #expect(played.status == 1 && played.stderr.contains("no keyframe arrived"), "\(played.stderr)")
+        }
+
+        @Test func garbageDatagramsAreCountedNotFatal() throws {
+            let directory = try Paths.temporaryDirectory()
+            let port = try RTPStreams.freePortPair()
+            let sdp = try Self.writeSDP(for: try Self.sent("zerolatency"), port: port, in: directory)
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--duration", "2"], directory: directory)
+            try RTPStreams.waitUntilBound(port)
+            let socket = try UDPSocket()
+            var generator = SystemRandomNumberGenerator()
+            for index in 0..<500 {
+                var bytes = (0..<Int.random(in: 0...1500, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                if index % 2 == 0 {
+                    // A valid header in sequence before a garbage payload.
+                    bytes = RTPHeader(marker: index % 8 == 0, payloadType: 96, sequenceNumber: UInt16(index / 2), timestamp: UInt32(index / 8 * 3600), ssrc: 77).bytes + bytes
+                }
+                socket.send(bytes, to: UDPSocket.loopback(port: port))
+                usleep(500)
+            }
+            let counts = RTPStreams.packetCounts(try receiver.report())
+            #expect(counts["received"] == 250 && counts["malformed_payloads"] ?? 0 > 0 && counts["malformed_packets"] ?? 0 > 0, "\(counts)")
+        }
+    }
+}

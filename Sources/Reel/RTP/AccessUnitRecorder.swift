@@ -13,7 +13,10 @@ public final class AccessUnitRecorder {
     private var muxer: EncodedSampleMuxer?
     private var format: VideoFormatDescription?
     private var origin: Int64?
-    private var decodeTimes = DecodeTimestampGenerator()
+    private var decodeTimes: DecodeTimestampGenerator?
+    /// The first pictures, held until their spacing gives the frame duration.
+    private var held: [AccessUnit] = []
+    static let heldForTiming = 8
     private let clockRate: Int32
     public private(set) var writtenUnits = 0
 
@@ -42,7 +45,26 @@ public final class AccessUnitRecorder {
             self.format = format
             muxer = try EncodedSampleMuxer(path: path, format: format, timescale: clockRate, frameRate: nil)
         }
-        guard let muxer, let format else { return }
+        guard decodeTimes != nil else {
+            held.append(unit)
+            if held.count >= Self.heldForTiming { try writeHeld() }
+            return
+        }
+        try writeSample(unit)
+    }
+
+    private func writeHeld() throws {
+        let times = held.map(\.timestamp).sorted()
+        let steps = zip(times, times.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }
+        decodeTimes = DecodeTimestampGenerator(delay: 4, frameDuration: steps.min() ?? 1)
+        let units = held
+        held = []
+        for unit in units { try writeSample(unit) }
+    }
+
+    private func writeSample(_ unit: AccessUnit) throws {
+        guard let muxer, let format, var decodeTimes else { return }
+        defer { self.decodeTimes = decodeTimes }
         let origin = self.origin ?? unit.timestamp
         self.origin = origin
         let pts = unit.timestamp - origin
@@ -52,11 +74,12 @@ public final class AccessUnitRecorder {
         let sample = EncodedSample(data: AnnexB.lengthPrefixed(units), isKeyframe: unit.isKeyframe,
                                    presentationTime: MediaTime(value: pts, timescale: clockRate),
                                    decodeTime: MediaTime(value: dts, timescale: clockRate), formatDescription: format)
-        try muxer.write(sample)
+        try muxer.write(sample, duration: decodeTimes.frameDuration)
         writtenUnits += 1
     }
 
     public func finish() throws {
+        if !held.isEmpty { try writeHeld() }
         try annexB?.close()
         annexB = nil
         try muxer?.finish()

@@ -2,7 +2,7 @@
 /// them. With B-frames, presentation times go back and forth in decoding order; the i-th
 /// decode time is the (i − delay)-th smallest presentation time, which is never after the
 /// picture's own when pictures are reordered by at most `delay` places. The first `delay`
-/// pictures count back from the first presentation time one tick each.
+/// pictures count back from the first presentation time by `frameDuration` each.
 public struct DecodeTimestampGenerator: Sendable {
     public let delay: Int
     private var pending: [Int64] = []
@@ -10,14 +10,19 @@ public struct DecodeTimestampGenerator: Sendable {
     private var first: Int64?
     private var last: Int64?
 
-    public init(delay: Int = 4) { self.delay = max(0, delay) }
+    public let frameDuration: Int64
+
+    public init(delay: Int = 4, frameDuration: Int64 = 1) {
+        self.delay = max(0, delay)
+        self.frameDuration = max(1, frameDuration)
+    }
 
     public mutating func decodeTime(forPresentationTime pts: Int64) -> Int64 {
         let index = pending.firstIndex { $0 > pts } ?? pending.endIndex
         pending.insert(pts, at: index)
         let origin = first ?? pts
         first = origin
-        var dts = count < delay ? origin - Int64(delay - count) : pending.removeFirst()
+        var dts = count < delay ? origin - Int64(delay - count) * frameDuration : pending.removeFirst()
         count += 1
         if let last, dts <= last { dts = last + 1 }
         last = dts

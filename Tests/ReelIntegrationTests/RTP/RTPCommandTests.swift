@@ -63,7 +63,7 @@ extension PlaybackTests {
             #expect(got.elementsEqual(expected), "\(got.count) frames in the MP4, \(expected.count) sent")
             // Presentation times: 25 fps from 0, in display order.
             let probe = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time", "-of", "csv=p=0", recording])
-            let times = probe.stdout.split(separator: "\n").compactMap { Double($0) }
+            let times = probe.stdout.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
             #expect(times.count == 75 && zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 0.04) < 0.001 }, "\(times.prefix(8))")
         }
 

@@ -1,33 +1,21 @@
 import Foundation
 import Reel
 
-/// `--stats`: a live line on stderr twice a second, and a JSON report at the end.
+/// `--stats` for `reel play`: the live line, and a JSON report at the end.
 final class StatsReporter: @unchecked Sendable {
-    private let player: Player
-    private var timer: DispatchSourceTimer?
+    private let line: LiveLine
 
     init(player: Player) {
-        self.player = player
-    }
-
-    func start() {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
-        timer.setEventHandler { [player] in
+        line = LiveLine {
             let s = player.statistics
             let offset = s.avOffset.map { String(format: "%+.3f", $0) } ?? "n/a"
-            let line = String(format: "\r%8.2f s  shown %6d  dropped %4d  A-V %@  queues v %3d pkt %2d frm  a %2d frm ",
-                              s.position, s.framesShown, s.framesDropped, offset, s.videoPacketsQueued, s.videoFramesQueued, s.audioFramesQueued)
-            FileHandle.standardError.write(Data(line.utf8))
+            return String(format: "%8.2f s  shown %6d  dropped %4d  A-V %@  queues v %3d pkt %2d frm  a %2d frm ",
+                          s.position, s.framesShown, s.framesDropped, offset, s.videoPacketsQueued, s.videoFramesQueued, s.audioFramesQueued)
         }
-        timer.resume()
-        self.timer = timer
     }
 
-    func stop() {
-        timer?.cancel()
-        FileHandle.standardError.write(Data("\n".utf8))
-    }
+    func start() { line.start() }
+    func stop() { line.stop() }
 
     func printReport(_ statistics: PlaybackStatistics, wallSeconds: Double) {
         struct Report: Encodable {

@@ -146,6 +146,7 @@ public struct JitterBuffer: Sendable {
             // Its place was given up, or it is older than the window remembers.
             statistics.received += 1
             statistics.late += 1
+            statistics.lost = max(0, statistics.expected - statistics.received)
             return
         }
         statistics.received += 1
@@ -153,6 +154,7 @@ public struct JitterBuffer: Sendable {
         if sequence < highestSequence { statistics.reordered += 1 }
         highestSequence = max(highestSequence, sequence)
         statistics.expected = expectedInEarlierEpochs + Int(highestSequence - epochBase + 1)
+        statistics.lost = max(0, statistics.expected - statistics.received)
         updateJitter(packet, arrival: arrival)
         slots[index] = Slot(sequence: sequence, packet: packet, arrival: arrival)
         held += 1

@@ -86,7 +86,7 @@ struct RTPReceiveCommand: AsyncParsableCommand {
             let recorder = try record.map { try LockedRecorder(AccessUnitRecorder(path: $0, codec: description.codec, clockRate: description.clockRate)) }
             let receiver = try RTPReceiver(configuration: configuration)
             try await receiver.start { unit in recorder?.write(unit) }
-            let live = stats ? RTPLiveLine(receiver: receiver) : nil
+            let live = stats ? LiveLine(receiver: receiver) : nil
             live?.start()
             let ending = await waitForEnd(of: receiver)
             let statistics = await receiver.stop()

@@ -18,29 +18,14 @@ struct RTPReport: Encodable {
     }
 }
 
-/// `--stats`: counts on one line of stderr, twice a second.
-final class RTPLiveLine: @unchecked Sendable {
-    private let receiver: RTPReceiver
-    private var timer: DispatchSourceTimer?
-
-    init(receiver: RTPReceiver) { self.receiver = receiver }
-
-    func start() {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
-        timer.setEventHandler { [receiver] in
+extension LiveLine {
+    /// `reel rtp receive --stats`: the receiver's counts.
+    convenience init(receiver: RTPReceiver) {
+        self.init {
             let s = receiver.statistics
-            let line = String(format: "\r%7.1f s  %7d pkts  lost %5d  dup %4d  late %4d  reord %4d  jitter %6.2f ms  %6.2f Mbit/s  AUs %6d  damaged %4d ",
-                              s.seconds, s.packets.received, s.packets.lost, s.packets.duplicate, s.packets.late, s.packets.reordered,
-                              s.packets.jitterSeconds * 1000, s.bitRate / 1e6, s.accessUnits, s.corruptedAccessUnits)
-            FileHandle.standardError.write(Data(line.utf8))
+            return String(format: "%7.1f s  %7d pkts  lost %5d  dup %4d  late %4d  reord %4d  jitter %6.2f ms  %6.2f Mbit/s  AUs %6d  damaged %4d ",
+                          s.seconds, s.packets.received, s.packets.lost, s.packets.duplicate, s.packets.late, s.packets.reordered,
+                          s.packets.jitterSeconds * 1000, s.bitRate / 1e6, s.accessUnits, s.corruptedAccessUnits)
         }
-        timer.resume()
-        self.timer = timer
-    }
-
-    func stop() {
-        timer?.cancel()
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

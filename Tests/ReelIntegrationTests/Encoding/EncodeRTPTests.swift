@@ -4,27 +4,11 @@ import Testing
 extension PlaybackTests {
     /// `reel encode -o rtp://…` read by ffmpeg from the SDP Reel writes.
     @Suite(.serialized) struct EncodeRTPTests {
-        /// An even UDP port on loopback (RTP takes even ones) that nothing holds now.
-        static func freePort() throws -> Int {
-            for _ in 0..<20 {
-                let port = Int.random(in: 20_000..<60_000) & ~1
-                let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-                defer { close(probe) }
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port).bigEndian)
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-                if bound == 0 { return port }
-            }
-            throw TestSetupError("no free UDP port")
-        }
-
         @Test(arguments: ["h264", "h265"])
         func ffmpegDecodesTheStreamFromTheWrittenSDP(_ codec: String) throws {
             let directory = try Paths.temporaryDirectory()
             let sdp = directory.appendingPathComponent("stream-\(codec).sdp").path
-            let port = try Self.freePort()
+            let port = try RTPStreams.freePortPair()
             let source = try EncodeOracle.source720p(seconds: 2)
             let arguments = ["encode", "-i", source, "--codec", codec, "--bitrate", "2M", "--gop", "30", "--mtu", "1200",
                              "-o", "rtp://127.0.0.1:\(port)", "--sdp", sdp]

@@ -24,7 +24,7 @@ extension SessionDescription {
                 guard !sawVideo else { continue }
                 let fields = value.split(separator: " ")
                 guard fields.first == "video" else { continue }
-                guard fields.count >= 4, let port = Int(fields[1].split(separator: "/")[0]), (0...65535).contains(port) else {
+                guard fields.count >= 4, let port = fields[1].split(separator: "/").first.flatMap({ Int($0) }), (0...65535).contains(port) else {
                     throw RTPError("a malformed m= line: \(value)")
                 }
                 let types = fields[3...].compactMap { UInt8($0) }.filter { $0 < 128 }
@@ -33,8 +33,9 @@ extension SessionDescription {
                 sawVideo = true
             case "c":
                 let fields = value.split(separator: " ")
-                guard fields.count >= 3 else { throw RTPError("a malformed c= line: \(value)") }
-                let address = String(fields[2].split(separator: "/")[0])
+                guard fields.count >= 3, let address = fields[2].split(separator: "/").first.map(String.init) else {
+                    throw RTPError("a malformed c= line: \(value)")
+                }
                 if inVideo { mediaAddress = address } else if !sawVideo { sessionAddress = address }
             case "a" where inVideo:
                 let (name, argument) = Self.attribute(value)

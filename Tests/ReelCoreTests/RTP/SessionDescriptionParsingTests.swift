@@ -52,6 +52,9 @@ import Testing
         "v=0\nc=IN IP4 1.2.3.4\nm=video 5000 RTP/AVP 96\na=rtpmap:96 H264/90000\na=fmtp:96 sprop-parameter-sets=%%%\n",
         "v=0\nc=IN IP4 1.2.3.4\nm=video 5000 RTP/AVP 96\na=rtpmap:96 H264/90000\na=crypto:1 F8_128_HMAC_SHA1_80 inline:AAAA\n",
         "v=0\nc=IN IP4 1.2.3.4\nm=video 99999 RTP/AVP 96\na=rtpmap:96 H264/90000\n",
+        // Found by libFuzzer: fields made only of slashes.
+        "v=0\nc=IN IjP4 //// \u{C6}",
+        "v=0\nc=IN IP4 1.2.3.4\nm=video // RTP/AVP 96\na=rtpmap:96 H264/90000\n",
     ])
     func unusableSDPsSayWhy(_ text: String) {
         #expect(throws: RTPError.self) { try SessionDescription(parsing: text) }

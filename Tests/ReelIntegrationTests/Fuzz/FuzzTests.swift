@@ -12,7 +12,7 @@ import Testing
             #expect(build.status == 0, "building the fuzzer: \(build.stderr.suffix(2000))")
         }
         // At the lowest priority, so that the timing tests running beside it keep their core.
-        let result = try Processes.run("nice", ["-n", "19", binary, "-max_total_time=60", "-rss_limit_mb=2048", "-timeout=10", "-max_len=65536",
+        let result = try Processes.run("nice", ["-n", "19", binary, "-max_total_time=60", "-rss_limit_mb=2048", "-timeout=10", "-max_len=65536", "-print_funcs=0",
                                                 "-artifact_prefix=\(directory.path)/", corpus.path],
                                        timeout: 180, environment: ["SWIFT_BACKTRACE": "enable=no"])
         let runs = result.stderr.split(separator: "\n").last { $0.hasPrefix("Done ") } ?? "no summary"

@@ -4,11 +4,13 @@
 #    one core (taskset), packets per second: Reel's core on the packets in memory (median
 #    of 9 passes) against GStreamer's rtpstreamdepay ! rtph264depay on the same RFC 4571
 #    file, its start-up (the same pipeline on the first 100 packets) subtracted;
-# 2. receiving that stream live from ffmpeg on loopback: CPU seconds of `reel rtp receive`
-#    against `ffmpeg -protocol_whitelist file,udp,rtp -i stream.sdp -c copy -f null -`.
+# 2. receiving that stream live from ffmpeg on loopback, sent LOOPS+1 times in a row
+#    (default 1: 20 s): CPU seconds of `reel rtp receive` against
+#    `ffmpeg -protocol_whitelist file,udp,rtp -i stream.sdp -c copy -f null -`.
 source "$(dirname "$0")/lib/bench-common.sh"
 swift build -c release --product reel-bench >&2
 runs=${RUNS:-5}
+loops=${LOOPS:-1}
 dir=.cache/bench/rtp
 mkdir -p "$dir"
 stream=$dir/h264-1080p30-20mbit-10s.ts
@@ -48,16 +50,16 @@ for ((run = 1; run <= runs; run++)); do
   echo "run $run depacketize: reel ${reel_rates[-1]} pkt/s, gstreamer ${gst_rates[-1]} pkt/s" >&2
 done
 for ((run = 1; run <= runs; run++)); do
-  one_reel() { reel_cpu+=("$(python3 scripts/lib/rtp_bench.py cpu "$port" "$stream" .build/release/reel rtp receive --sdp "$sdp" --latency 200)"); }
-  one_ffmpeg() { ffmpeg_cpu+=("$(python3 scripts/lib/rtp_bench.py cpu "$port" "$stream" ffmpeg -v error -nostdin -protocol_whitelist file,udp,rtp \
+  one_reel() { reel_cpu+=("$(python3 scripts/lib/rtp_bench.py cpu "$port" "$stream" "$loops" .build/release/reel rtp receive --sdp "$sdp" --latency 200)"); }
+  one_ffmpeg() { ffmpeg_cpu+=("$(python3 scripts/lib/rtp_bench.py cpu "$port" "$stream" "$loops" ffmpeg -v error -nostdin -protocol_whitelist file,udp,rtp \
     -buffer_size 67108864 -i "$sdp" -c copy -f null -)"); }
   if ((run % 2)); then one_reel; one_ffmpeg; else one_ffmpeg; one_reel; fi
   echo "run $run receive: reel ${reel_cpu[-1]} s CPU, ffmpeg ${ffmpeg_cpu[-1]} s CPU" >&2
 done
 rr=$(printf '%s\n' "${reel_rates[@]}" | median); gr=$(printf '%s\n' "${gst_rates[@]}" | median)
 rc=$(printf '%s\n' "${reel_cpu[@]}" | median); fc=$(printf '%s\n' "${ffmpeg_cpu[@]}" | median)
-awk -v n="$count" -v rr="$rr" -v gr="$gr" -v rc="$rc" -v fc="$fc" -v k="$runs" 'BEGIN {
+awk -v n="$count" -v rr="$rr" -v gr="$gr" -v rc="$rc" -v fc="$fc" -v k="$runs" -v s="$(( (loops + 1) * 10 ))" 'BEGIN {
   printf "RTP receive, 1080p30 H.264 at 20 Mbit/s, 10 s (%d packets), medians of %d alternating runs\n", n, k
   printf "  depacketize + assemble, one core: reel %.0f pkt/s, GStreamer rtpstreamdepay+rtph264depay %.0f pkt/s, ratio %.2f (higher is better)\n", rr, gr, rr / gr
-  printf "  live receive CPU: reel rtp receive %.3f s, ffmpeg -c copy -f null %.3f s, ratio %.2f (target <= 0.5)\n", rc, fc, rc / fc
+  printf "  live receive of %d s, CPU: reel rtp receive %.3f s, ffmpeg -c copy -f null %.3f s, ratio %.2f (target <= 0.5)\n", s, rc, fc, rc / fc
 }'

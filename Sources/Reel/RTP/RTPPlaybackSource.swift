@@ -156,13 +156,12 @@ private final class ErrorBox: @unchecked Sendable {
 }
 
 extension RTPReceiver {
-    /// Stops from a thread that is not Swift's cooperative pool.
+    /// Stops from any thread without suspending (a deinit, a player's thread): the
+    /// transport closes in the background; the receiving thread is waited for.
     func stopSynchronously() {
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            await stop()
-            done.signal()
-        }
-        done.wait()
+        let transport = self.transport
+        Task.detached { await transport.stop() }
+        end(nil)
+        waitUntilFinished()
     }
 }

@@ -43,7 +43,7 @@ public final class RTPReceiver: @unchecked Sendable {
     static let batchSize = 64
 
     public let configuration: Configuration
-    private let transport: any RTPTransport
+    let transport: any RTPTransport
     private let lock = ConditionLock()
     // Guarded by `lock`.
     private var inbox: [(datagram: ReceivedDatagram, arrival: Double)] = []
@@ -133,7 +133,7 @@ public final class RTPReceiver: @unchecked Sendable {
         }
     }
 
-    private func end(_ error: Error?) {
+    func end(_ error: Error?) {
         lock.withLock {
             if endError == nil { endError = error }
             stopping = true
@@ -141,7 +141,7 @@ public final class RTPReceiver: @unchecked Sendable {
         }
     }
 
-    private func waitUntilFinished() {
+    func waitUntilFinished() {
         lock.withLock { while !finished { lock.wait(seconds: 0.5) } }
     }
 

@@ -33,9 +33,6 @@ public struct LengthPrefixedFramer: Sendable {
         return packet
     }
 
-    /// Bytes received that do not yet make a packet.
-    public var pendingBytes: Int { buffer.count - start }
-
     /// `packet` behind its length, as a sender frames it.
     public static func frame(_ packet: [UInt8], lengthSize: Int) -> [UInt8] {
         (0..<lengthSize).reversed().map { UInt8(truncatingIfNeeded: packet.count >> (8 * $0)) } + packet

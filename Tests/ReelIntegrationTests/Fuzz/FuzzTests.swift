@@ -54,8 +54,7 @@ import Testing
         let (directory, corpus) = try Self.emptyCorpus()
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in ["zerolatency", "h265"] {
-            let item = PlaybackTests.FFmpegSenderTests.cases.first { $0.name == name }!
-            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let sent = try RTPStreams.sent(name)
             let (packets, sdp) = try RTPStreams.captured(sent, directory: directory)
             try Data(sdp.utf8).write(to: corpus.appendingPathComponent("\(name).sdp"))
             // Seeds of up to 16 packets, small ones so that mutations reach every path.

@@ -39,11 +39,7 @@ extension PlaybackTests {
             let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
             let port = try RTPStreams.freePortPair()
             let url = "\(item.scheme)://127.0.0.1:\(port)"
-            let sdp = directory.appendingPathComponent("stream.sdp").path
-            // The SDP is written as the sender starts; a first run of one frame writes it.
-            let dry = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-frames:v", "1"] + item.sender
-                                        + ["-f", "rtp", "-sdp_file", sdp, url])
-            #expect(dry.status == 0, "\(dry.stderr)")
+            let sdp = try RTPStreams.writeSDP(for: sent, to: url, sender: item.sender, in: directory)
             let recording = directory.appendingPathComponent("got.\(item.recordExtension)").path
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)
             try RTPStreams.waitUntilBound(port)
@@ -64,9 +60,7 @@ extension PlaybackTests {
             let item = Self.cases.first { $0.name == "srtp-80" }!
             let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
             let port = try RTPStreams.freePortPair()
-            let sdp = directory.appendingPathComponent("stream.sdp").path
-            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-frames:v", "1"] + item.sender
-                                      + ["-f", "rtp", "-sdp_file", sdp, "srtp://127.0.0.1:\(port)"]).status == 0)
+            let sdp = try RTPStreams.writeSDP(for: sent, to: "srtp://127.0.0.1:\(port)", sender: item.sender, in: directory)
             let wrongKey = Data((0..<30).map { UInt8($0) }).base64EncodedString()
             let receiver = try BackgroundProcess(Paths.reel, ["rtp", "receive", "--sdp", sdp, "--srtp-key", wrongKey, "--duration", "2.5"],
                                                  outputPath: directory.appendingPathComponent("report.json").path,

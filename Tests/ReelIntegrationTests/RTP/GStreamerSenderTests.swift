@@ -9,7 +9,7 @@ extension PlaybackTests {
         func theRecordingDecodesToTheFramesSent(_ name: String) throws {
             let directory = try Paths.temporaryDirectory()
             let item = FFmpegSenderTests.cases.first { $0.name == name }!
-            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let sent = try RTPStreams.sent(name)
             let port = try RTPStreams.freePortPair()
             let codec = name == "h265" ? "H265" : "H264"
             let sdp = directory.appendingPathComponent("stream.sdp").path

@@ -10,14 +10,11 @@ extension PlaybackTests {
         func countsMatchTheRelayAndDecodingResumesAtKeyframes(_ name: String) throws {
             let directory = try Paths.temporaryDirectory()
             let item = FFmpegSenderTests.cases.first { $0.name == name }!
-            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let sent = try RTPStreams.sent(name)
             let port = try RTPStreams.freePortPair()
             let relay = try ImpairmentRelay(to: port)
-            let sdp = directory.appendingPathComponent("stream.sdp").path
-            // The SDP names the receiver's port (the dry run's frame goes nowhere); the real
-            // sender sends to the relay.
-            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-frames:v", "1", "-f", "rtp", "-sdp_file", sdp,
-                                                 "rtp://127.0.0.1:\(port)"]).status == 0)
+            // The SDP names the receiver's port; the real sender sends to the relay.
+            let sdp = try RTPStreams.writeSDP(for: sent, to: "rtp://127.0.0.1:\(port)", in: directory)
             let url = "rtp://127.0.0.1:\(relay.input.port)"
             let recording = directory.appendingPathComponent("got.\(item.recordExtension)").path
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)

@@ -6,23 +6,11 @@ extension PlaybackTests {
     /// `reel play stream.sdp`, `reel rtp receive` with MP4 recording and bad input, and
     /// Reel's own sender (`reel encode -o rtp://`) received by Reel.
     @Suite(.serialized) struct RTPCommandTests {
-        static func sent(_ name: String) throws -> String {
-            let item = FFmpegSenderTests.cases.first { $0.name == name }!
-            return try RTPStreams.encoded(item.name, item.encoder, container: item.container)
-        }
-
-        static func writeSDP(for file: String, port: Int, in directory: URL) throws -> String {
-            let sdp = directory.appendingPathComponent("stream.sdp").path
-            let dry = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-c", "copy", "-frames:v", "1", "-f", "rtp", "-sdp_file", sdp, "rtp://127.0.0.1:\(port)"])
-            guard dry.status == 0 else { throw TestSetupError("ffmpeg: \(dry.stderr)") }
-            return sdp
-        }
-
         @Test func playShowsEveryFrameOfTheStream() throws {
             let directory = try Paths.temporaryDirectory()
-            let sent = try Self.sent("b-frames")
+            let sent = try RTPStreams.sent("b-frames")
             let port = try RTPStreams.freePortPair()
-            let sdp = try Self.writeSDP(for: sent, port: port, in: directory)
+            let sdp = try RTPStreams.writeSDP(for: sent, to: "rtp://127.0.0.1:\(port)", in: directory)
             let snapshot = directory.appendingPathComponent("snap.png").path
             let player = try BackgroundProcess(Paths.reel, ["play", sdp, "--headless", "--stats", "--timeout", "2", "--snapshot", "1.5:\(snapshot)"],
                                                outputPath: directory.appendingPathComponent("report.json").path,
@@ -50,9 +38,9 @@ extension PlaybackTests {
 
         @Test func anMP4RecordingOfBFramesHoldsEveryFrameWithItsTime() throws {
             let directory = try Paths.temporaryDirectory()
-            let sent = try Self.sent("b-frames")
+            let sent = try RTPStreams.sent("b-frames")
             let port = try RTPStreams.freePortPair()
-            let sdp = try Self.writeSDP(for: sent, port: port, in: directory)
+            let sdp = try RTPStreams.writeSDP(for: sent, to: "rtp://127.0.0.1:\(port)", in: directory)
             let recording = directory.appendingPathComponent("got.mp4").path
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)
             try RTPStreams.waitUntilBound(port)
@@ -106,7 +94,7 @@ extension PlaybackTests {
         @Test func silenceEndsWithAClearError() throws {
             let directory = try Paths.temporaryDirectory()
             let port = try RTPStreams.freePortPair()
-            let sdp = try Self.writeSDP(for: try Self.sent("zerolatency"), port: port, in: directory)
+            let sdp = try RTPStreams.writeSDP(for: try RTPStreams.sent("zerolatency"), to: "rtp://127.0.0.1:\(port)", in: directory)
             let result = try reel("rtp", "receive", "--sdp", sdp, "--timeout", "1", timeout: 20)
             #expect(result.status == 1 && result.stderr.contains("no RTP packet arrived"), "\(result.stderr)")
             let played = try reel("play", sdp, "--headless", "--timeout", "1", timeout: 20)
@@ -116,7 +104,7 @@ extension PlaybackTests {
         @Test func garbageDatagramsAreCountedNotFatal() throws {
             let directory = try Paths.temporaryDirectory()
             let port = try RTPStreams.freePortPair()
-            let sdp = try Self.writeSDP(for: try Self.sent("zerolatency"), port: port, in: directory)
+            let sdp = try RTPStreams.writeSDP(for: try RTPStreams.sent("zerolatency"), to: "rtp://127.0.0.1:\(port)", in: directory)
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--duration", "2"], directory: directory)
             try RTPStreams.waitUntilBound(port)
             let socket = try UDPSocket()

@@ -18,6 +18,22 @@ enum RTPStreams {
         return path
     }
 
+    /// The file encoded for one of ``PlaybackTests/FFmpegSenderTests/cases``.
+    static func sent(_ name: String) throws -> String {
+        guard let item = PlaybackTests.FFmpegSenderTests.cases.first(where: { $0.name == name }) else { throw TestSetupError("no case \(name)") }
+        return try encoded(item.name, item.encoder, container: item.container)
+    }
+
+    /// The SDP ffmpeg writes for sending `file` to `url`: it is written as the sender starts,
+    /// so a first run of one frame writes it (that frame goes to `url` before anyone listens).
+    static func writeSDP(for file: String, to url: String, sender: [String] = [], in directory: URL) throws -> String {
+        let sdp = directory.appendingPathComponent("stream.sdp").path
+        let dry = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-c", "copy", "-frames:v", "1"] + sender
+                                    + ["-f", "rtp", "-sdp_file", sdp, url])
+        guard dry.status == 0 else { throw TestSetupError("ffmpeg could not write the SDP: \(dry.stderr)") }
+        return sdp
+    }
+
     /// The MD5 of every decoded frame, in order (ffmpeg's framemd5, timestamps left out).
     static func frameHashes(_ path: String, extra: [String] = []) throws -> [String] {
         let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin"] + extra + ["-i", path, "-f", "framemd5", "-"])

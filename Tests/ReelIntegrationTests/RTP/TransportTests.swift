@@ -6,8 +6,7 @@ extension PlaybackTests {
     /// packets ffmpeg sent for a file; the recordings decode to the file's frames.
     @Suite(.serialized) struct TransportTests {
         static func stream(_ directory: URL) throws -> (sent: String, packets: [[UInt8]], sdp: String) {
-            let item = FFmpegSenderTests.cases.first { $0.name == "zerolatency" }!
-            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let sent = try RTPStreams.sent("zerolatency")
             let (packets, text) = try RTPStreams.captured(sent, directory: directory)
             let sdp = directory.appendingPathComponent("stream.sdp").path
             try text.write(toFile: sdp, atomically: true, encoding: .utf8)
@@ -75,11 +74,9 @@ extension PlaybackTests {
 
         @Test func ipv6Loopback() throws {
             let directory = try Paths.temporaryDirectory()
-            let item = FFmpegSenderTests.cases.first { $0.name == "zerolatency" }!
-            let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
+            let sent = try RTPStreams.sent("zerolatency")
             let port = try RTPStreams.freePortPair()
-            let sdp = directory.appendingPathComponent("stream.sdp").path
-            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-frames:v", "1", "-f", "rtp", "-sdp_file", sdp, "rtp://[::1]:\(port)"]).status == 0)
+            let sdp = try RTPStreams.writeSDP(for: sent, to: "rtp://[::1]:\(port)", in: directory)
             #expect(try String(contentsOfFile: sdp, encoding: .utf8).contains("IN IP6 ::1"))
             let recording = directory.appendingPathComponent("got.h264").path
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)

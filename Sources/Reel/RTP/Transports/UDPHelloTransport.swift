@@ -39,9 +39,6 @@ final class UDPHelloTransport: RTPTransport {
         state.withLockedValue { $0 = (channel, timer, serverAddress) }
     }
 
-    /// The local port packets arrive on (useful when it was chosen by the system).
-    var boundPort: Int? { state.withLockedValue { $0.channel?.localAddress?.port } }
-
     func sendControl(_ bytes: [UInt8]) {
         let (channel, server) = state.withLockedValue { ($0.channel, $0.server) }
         guard let channel, let server else { return }

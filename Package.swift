@@ -27,6 +27,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
+        .systemLibrary(name: "CSocket"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
         .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "CSDL2"]),
@@ -39,7 +40,7 @@ let package = Package(
         .target(
             name: "Reel",
             dependencies: [
-                "ReelCore", "ReelFFmpeg", "ReelText", "CSRTP",
+                "ReelCore", "ReelFFmpeg", "ReelText", "CSRTP", "CSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -37,13 +37,17 @@ public final class RTPReceiver: @unchecked Sendable {
     /// loses the newest, counted).
     static let inboxLimit = 65_536
     /// Datagrams are handled in batches: the thread wakes when the first of a batch
-    /// arrives, then waits this long or for this many more (one wake per packet costs
-    /// more than the packet itself at 20 Mbit/s).
-    static let batchInterval = 0.004
+    /// arrives, then waits `batchInterval` or for `batchSize` more (one wake per packet
+    /// costs more than the packet itself at 20 Mbit/s). The wait is a tenth of the
+    /// latency asked for, at most this long, so a low-latency receiver batches less.
+    static let longestBatchInterval = 0.05
     static let batchSize = 64
+    let batchInterval: Double
 
     public let configuration: Configuration
     let transport: any RTPTransport
+    /// The transport, when the receiving thread reads it itself.
+    private let polled: (any PolledRTPTransport)?
     private let lock = ConditionLock()
     // Guarded by `lock`.
     private var inbox: [(datagram: ReceivedDatagram, arrival: Double)] = []
@@ -70,21 +74,22 @@ public final class RTPReceiver: @unchecked Sendable {
         depacketizer = try RTPVideoDepacketizer(description: configuration.description, options: .init(waitForKeyframe: configuration.waitForKeyframe))
         srtp = try (configuration.crypto ?? configuration.description.crypto.first).map { try SRTPSession(crypto: $0) }
         transport = RTPTransports.make(configuration.transport)
+        polled = transport as? any PolledRTPTransport
+        batchInterval = min(Self.longestBatchInterval, configuration.latency / 4)
     }
 
     /// Starts receiving; `handler` gets each access unit on the receiving thread, in order.
     public func start(_ handler: @escaping @Sendable (AccessUnit) -> Void) async throws {
+        do {
+            try await transport.start(deliver: { [self] datagram in enqueue(datagram) }, closed: { [self] error in end(error) })
+        } catch {
+            throw RTPError("cannot receive from \(configuration.transport.label): \(error)")
+        }
+        // Packets a pushing transport delivers before the thread runs wait in the inbox.
         let thread = Thread { [self] in run(handler) }
         thread.name = "reel.rtp.receive"
         thread.qualityOfService = .userInitiated
         thread.start()
-        do {
-            try await transport.start(deliver: { [self] datagram in enqueue(datagram) }, closed: { [self] error in end(error) })
-        } catch {
-            end(nil)
-            waitUntilFinished()
-            throw RTPError("cannot receive from \(configuration.transport.label): \(error)")
-        }
     }
 
     /// The access units as an asynchronous sequence (instead of a handler).
@@ -101,9 +106,9 @@ public final class RTPReceiver: @unchecked Sendable {
     /// Stops receiving, releases what the jitter buffer holds and returns the final counts.
     @discardableResult
     public func stop() async -> RTPReceiverStatistics {
-        await transport.stop()
         end(nil)
         waitUntilFinished()
+        await transport.stop()
         return statistics
     }
 
@@ -139,6 +144,7 @@ public final class RTPReceiver: @unchecked Sendable {
             stopping = true
             lock.broadcast()
         }
+        polled?.interrupt()
     }
 
     func waitUntilFinished() {
@@ -151,18 +157,13 @@ public final class RTPReceiver: @unchecked Sendable {
         var batch: [(datagram: ReceivedDatagram, arrival: Double)] = []
         var units: [AccessUnit] = []
         var nextReport = monotonicSeconds() + configuration.receiverReportInterval
+        var lastReadAt: Double?
         while true {
-            var stop = false
-            lock.withLock {
-                while !stopping && inbox.count < Self.batchSize {
-                    let now = monotonicSeconds()
-                    var wake = min(jitter.nextDeadline ?? .infinity, nextReport)
-                    if let batchStartedAt, !inbox.isEmpty { wake = min(wake, batchStartedAt + Self.batchInterval) }
-                    if wake <= now { break }
-                    lock.wait(seconds: min(wake - now, 0.5))
-                }
-                swap(&batch, &inbox)
-                stop = stopping
+            let wake = min(jitter.nextDeadline ?? .infinity, nextReport)
+            let stop = if let polled {
+                waitAndRead(polled, until: wake, lastReadAt: &lastReadAt, into: &batch)
+            } else {
+                waitForInbox(until: wake, into: &batch)
             }
             let now = monotonicSeconds()
             for (datagram, arrival) in batch { receive(datagram, at: arrival) }
@@ -181,6 +182,35 @@ public final class RTPReceiver: @unchecked Sendable {
             finished = true
             lock.broadcast()
         }
+    }
+
+    /// Waits for a batch the transport pushed; whether to stop.
+    private func waitForInbox(until wake: Double, into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Bool {
+        lock.withLock {
+            while !stopping && inbox.count < Self.batchSize {
+                var wake = wake
+                if let batchStartedAt, !inbox.isEmpty { wake = min(wake, batchStartedAt + batchInterval) }
+                let now = monotonicSeconds()
+                if wake <= now { break }
+                lock.wait(seconds: min(wake - now, 0.5))
+            }
+            swap(&batch, &inbox)
+            return stopping
+        }
+    }
+
+    /// Reads what a polled transport holds: after a read that found datagrams, sleeps a
+    /// batch interval (so the next read finds several); otherwise sleeps until one arrives.
+    private func waitAndRead(_ transport: any PolledRTPTransport, until wake: Double, lastReadAt: inout Double?,
+                             into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Bool {
+        if let last = lastReadAt {
+            transport.wait(until: min(wake, last + batchInterval), forDatagrams: false)
+        } else {
+            transport.wait(until: wake, forDatagrams: true)
+        }
+        let stop = lock.withLock { stopping }
+        lastReadAt = transport.read(into: &batch) > 0 ? monotonicSeconds() : nil
+        return stop
     }
 
     private func receive(_ datagram: ReceivedDatagram, at now: Double) {
@@ -252,7 +282,7 @@ public final class RTPReceiver: @unchecked Sendable {
         let snapshot = counts
         lock.withLock {
             shared = snapshot
-            shared.droppedWhileBusy = overflowed
+            shared.droppedWhileBusy = overflowed + (polled?.droppedDatagrams ?? 0)
         }
     }
 

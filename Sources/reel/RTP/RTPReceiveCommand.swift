@@ -115,22 +115,32 @@ struct RTPReceiveCommand: AsyncParsableCommand {
         }
     }
 
-    /// Why receiving stopped.
+    /// Why receiving stopped. Checks a few times a second, at once on a signal and exactly
+    /// at the end of --duration (a wake every few milliseconds would cost more CPU than
+    /// the packets).
     private func waitForEnd(of receiver: RTPReceiver) async -> String {
-        // Ctrl-C or a TERM ends the recording properly (an MP4 needs its index written).
         let interrupted = InterruptFlag()
+        let waiting = Task { await checkForEnd(of: receiver, interrupted: interrupted) }
+        // Ctrl-C or a TERM ends the recording properly (an MP4 needs its index written).
         let sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { interrupted.set() }
+            source.setEventHandler {
+                interrupted.set()
+                waiting.cancel()
+            }
             source.resume()
             return source
         }
         defer { sources.forEach { $0.cancel() } }
+        return await waiting.value
+    }
+
+    private func checkForEnd(of receiver: RTPReceiver, interrupted: InterruptFlag) async -> String {
+        let period = min(0.25, (idleTimeout ?? 1) / 4)
         let started = monotonicSeconds()
         var lastBytes = 0, lastChange = started
         while true {
-            try? await Task.sleep(for: .milliseconds(50))
             let now = monotonicSeconds()
             if receiver.isFinished { return "the transport ended" }
             if interrupted.isSet { return "interrupted" }
@@ -142,6 +152,8 @@ struct RTPReceiveCommand: AsyncParsableCommand {
             }
             if bytes > 0, let idleTimeout, now - lastChange >= idleTimeout { return "idle for \(idleTimeout) s" }
             if bytes == 0, common.timeout > 0, duration == nil, now - started >= common.timeout { return "nothing arrived in \(common.timeout) s" }
+            let untilDuration = duration.map { started + $0 - now } ?? .infinity
+            try? await Task.sleep(for: .seconds(max(0.001, min(period, untilDuration))))
         }
     }
 }

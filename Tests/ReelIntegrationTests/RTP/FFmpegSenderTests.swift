@@ -12,6 +12,7 @@ extension PlaybackTests {
             var sender: [String] = []
             var scheme = "rtp"
             var recordExtension = "h264"
+            var host = "127.0.0.1"
             var description: String { name }
         }
 
@@ -31,6 +32,8 @@ extension PlaybackTests {
                  sender: ["-srtp_out_suite", "AES_CM_128_HMAC_SHA1_80", "-srtp_out_params", key], scheme: "srtp"),
             Case(name: "srtp-32", encoder: ["-c:v", "libx264", "-g", "25"],
                  sender: ["-srtp_out_suite", "AES_CM_128_HMAC_SHA1_32", "-srtp_out_params", key], scheme: "srtp"),
+            // A multicast group (TTL 1, looped back to this host): the receiver joins it.
+            Case(name: "multicast", encoder: ["-c:v", "libx264", "-g", "25"], host: "239.255.77.\(Int.random(in: 1...254))"),
         ]
 
         @Test(arguments: cases)
@@ -38,7 +41,7 @@ extension PlaybackTests {
             let directory = try Paths.temporaryDirectory()
             let sent = try RTPStreams.encoded(item.name, item.encoder, container: item.container)
             let port = try RTPStreams.freePortPair()
-            let url = "\(item.scheme)://127.0.0.1:\(port)"
+            let url = "\(item.scheme)://\(item.host):\(port)" + (item.host.hasPrefix("239.") ? "?ttl=1" : "")
             let sdp = try RTPStreams.writeSDP(for: sent, to: url, sender: item.sender, in: directory)
             let recording = directory.appendingPathComponent("got.\(item.recordExtension)").path
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)

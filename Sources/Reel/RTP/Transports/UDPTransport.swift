@@ -1,47 +1,19 @@
 import Foundation
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOPosix
 import ReelCore
 
-/// Hands each datagram to a closure, with the address it came from.
-final class DatagramHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    let deliver: @Sendable ([UInt8], SocketAddress) -> Void
-
-    init(deliver: @escaping @Sendable ([UInt8], SocketAddress) -> Void) { self.deliver = deliver }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let envelope = unwrapInboundIn(data)
-        deliver(Array(envelope.data.readableBytesView), envelope.remoteAddress)
-    }
-}
-
-enum UDPSockets {
-    /// The receive buffer asked of the kernel (it caps it at net.core.rmem_max).
-    static let receiveBufferSize: SocketOptionValue = 8 << 20
-
-    static func bind(address: String, port: Int, deliver: @escaping @Sendable ([UInt8], SocketAddress) -> Void) async throws -> Channel {
-        try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelOption(.socketOption(.so_reuseaddr), value: 1)
-            .channelOption(.socketOption(.so_rcvbuf), value: receiveBufferSize)
-            // Datagrams up to UDP's limit, several per system call.
-            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
-            .channelOption(.datagramVectorReadMessageCount, value: 8)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(DatagramHandler(deliver: deliver)) }
-            }
-            .bind(host: address, port: port)
-            .get()
-    }
-}
-
-/// Plain UDP: RTP on `port`, RTCP on `port + 1`; receiver reports go back to the address
-/// sender reports came from.
-final class UDPTransport: RTPTransport {
+/// Plain UDP: RTP on `port`, RTCP on `port + 1`, read by the receiving thread in batches
+/// (POSIX sockets rather than SwiftNIO here: an event loop hands over one datagram per
+/// wake, which made receiving cost more than ffmpeg's). Receiver reports go back to the
+/// address sender reports came from.
+final class UDPTransport: PolledRTPTransport, @unchecked Sendable {
     let address: String
     let port: Int
-    private let state = NIOLockedValueBox<(channels: [Channel], controlPeer: SocketAddress?)>(([], nil))
+    private let waker = PollWaker()
+    // Set by `start` before the receiving thread runs; read and written by that thread;
+    // closed by `stop` after it finished.
+    private var media: DatagramSocket?
+    private var control: DatagramSocket?
+    private var descriptors: [Int32] = []
 
     init(address: String, port: Int) {
         self.address = address
@@ -49,36 +21,29 @@ final class UDPTransport: RTPTransport {
     }
 
     func start(deliver: @escaping @Sendable (ReceivedDatagram) -> Void, closed: @escaping @Sendable (Error?) -> Void) async throws {
-        let local = Self.listeningAddress(for: address)
-        let media = try await UDPSockets.bind(address: local, port: port) { bytes, _ in deliver(ReceivedDatagram(bytes: bytes, onControlPort: false)) }
-        state.withLockedValue { $0.channels.append(media) }
+        let media = try DatagramSocket(address: address, port: port)
+        self.media = media
         // RTCP is optional: a port taken by someone else does not stop the video.
-        if port < 65535, let control = try? await UDPSockets.bind(address: local, port: port + 1, deliver: { [state] bytes, from in
-            state.withLockedValue { $0.controlPeer = from }
-            deliver(ReceivedDatagram(bytes: bytes, onControlPort: true))
-        }) {
-            state.withLockedValue { $0.channels.append(control) }
-        }
+        control = port < 65535 ? try? DatagramSocket(address: address, port: port + 1) : nil
+        descriptors = [media.descriptor] + (control.map { [$0.descriptor] } ?? [])
     }
 
-    /// A unicast destination is bound as it is; a multicast group is received on the wildcard address.
-    static func listeningAddress(for address: String) -> String {
-        if let first = address.split(separator: ".").first.flatMap({ Int($0) }), (224...239).contains(first) { return "0.0.0.0" }
-        if address.lowercased().hasPrefix("ff") { return "::" }
-        return address
+    func wait(until deadline: Double, forDatagrams: Bool) {
+        waker.wait(until: deadline, sockets: forDatagrams ? descriptors : [])
     }
 
-    func sendControl(_ bytes: [UInt8]) {
-        let (channels, peer) = state.withLockedValue { ($0.channels, $0.controlPeer) }
-        guard channels.count > 1, let peer else { return }
-        channels[1].writeAndFlush(AddressedEnvelope(remoteAddress: peer, data: ByteBuffer(bytes: bytes)), promise: nil)
+    func read(into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Int {
+        (media?.read(onControlPort: false, into: &batch) ?? 0) + (control?.read(onControlPort: true, into: &batch) ?? 0)
     }
+
+    func interrupt() { waker.wake() }
+
+    var droppedDatagrams: Int { (media?.kernelDrops ?? 0) + (control?.kernelDrops ?? 0) }
+
+    func sendControl(_ bytes: [UInt8]) { control?.sendToLastSender(bytes) }
 
     func stop() async {
-        let channels = state.withLockedValue { state in
-            defer { state.channels = [] }
-            return state.channels
-        }
-        for channel in channels { try? await channel.close() }
+        media?.close()
+        control?.close()
     }
 }

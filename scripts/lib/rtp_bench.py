@@ -5,6 +5,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -42,9 +43,12 @@ def capture(stream, out, port):
     print(count)
 
 
-def receive_cpu(port, stream, receiver, loops=0):
-    """CPU seconds (user + system) the receiver spent while the stream was sent to it."""
-    child = subprocess.Popen(receiver, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def receive_cpu(port, stream, receiver, loops=0, first_second=False):
+    """CPU seconds (user + system) the receiver spent while the stream was sent to it
+    `loops` + 1 times; with `first_second`, only its first second once (what starting,
+    probing and exiting cost)."""
+    errors = tempfile.TemporaryFile()
+    child = subprocess.Popen(receiver, stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.time() + 20
     while time.time() < deadline:
         probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -56,14 +60,19 @@ def receive_cpu(port, stream, receiver, loops=0):
             probe.close()
             break
     time.sleep(0.3)
-    subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-re", "-stream_loop", str(loops), "-i", stream, "-c", "copy", "-f", "rtp",
+    length = ["-t", "1"] if first_second else ["-stream_loop", str(loops)]
+    subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-re"] + length + ["-i", stream, "-c", "copy", "-f", "rtp",
                     f"rtp://127.0.0.1:{port}"], check=True, stdout=subprocess.DEVNULL)
     time.sleep(1)
-    child.send_signal(signal.SIGINT)
-    try:
-        _, _, usage = os.wait4(child.pid, 0)
-    except ChildProcessError:
-        sys.exit("receiver vanished")
+    # Not Popen.send_signal: it reaps a child that already exited, and wait4 would lose its usage.
+    exited = os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    if exited is None:
+        os.kill(child.pid, signal.SIGINT)
+    _, status, usage = os.wait4(child.pid, 0)
+    # ffmpeg ends with 255 on SIGINT: only a receiver gone before it counts as a failure.
+    if exited is not None:
+        errors.seek(0)
+        sys.exit(f"the receiver ended by itself ({status}): {errors.read().decode(errors='replace')[-2000:]}")
     print(f"{usage.ru_utime + usage.ru_stime:.4f}")
 
 
@@ -71,4 +80,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "capture":
         capture(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
-        receive_cpu(int(sys.argv[2]), sys.argv[3], sys.argv[5:], int(sys.argv[4]))
+        receive_cpu(int(sys.argv[2]), sys.argv[3], sys.argv[5:], int(sys.argv[4]), first_second=sys.argv[1] == "first-second")

@@ -83,6 +83,11 @@ public final class RTPReceiver: @unchecked Sendable {
         do {
             try await transport.start(deliver: { [self] datagram in enqueue(datagram) }, closed: { [self] error in end(error) })
         } catch {
+            // No thread to wait for: `stop()` after this returns at once.
+            lock.withLock {
+                stopping = true
+                finished = true
+            }
             throw RTPError("cannot receive from \(configuration.transport.label): \(error)")
         }
         // Packets a pushing transport delivers before the thread runs wait in the inbox.

@@ -15,7 +15,8 @@ public struct RTPReceiverStatistics: Sendable, Codable, Equatable {
     /// SRTP/SRTCP packets that failed authentication (dropped), and replays libsrtp refused.
     public var authenticationFailures = 0
     public var replayedPackets = 0
-    /// Datagrams dropped because the receiving thread fell this far behind.
+    /// Datagrams dropped because the receiving thread fell behind: its inbox was full, or
+    /// the UDP socket's buffer was (the kernel's count).
     public var droppedWhileBusy = 0
     public var rtcpPackets = 0
     public var senderReports = 0

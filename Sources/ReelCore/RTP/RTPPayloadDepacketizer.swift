@@ -53,6 +53,9 @@ public struct FragmentAssembler: Sendable {
     public static let defaultMaxUnitSize = 16 << 20
     public let maxUnitSize: Int
     private var unit: [UInt8] = []
+    /// The size of the last whole unit: the next is likely alike, and reserving it at the
+    /// start spares the copies of growing a large unit a packet at a time.
+    private var lastUnitSize = 0
     private var lastSequence: Int64?
     private var inProgress = false
     private(set) var lastDecodingOrder: Int64?
@@ -63,7 +66,7 @@ public struct FragmentAssembler: Sendable {
     mutating func start(header: [UInt8], body: ArraySlice<UInt8>, sequence: Int64, decodingOrder: Int64? = nil) throws(RTPError) {
         abandon()
         unit = header
-        unit.reserveCapacity(8 * body.count)
+        unit.reserveCapacity(max(8 * body.count, min(maxUnitSize, lastUnitSize + lastUnitSize / 4)))
         unit += body
         inProgress = true
         lastSequence = sequence
@@ -87,6 +90,7 @@ public struct FragmentAssembler: Sendable {
         lastSequence = sequence
         guard isEnd else { return nil }
         inProgress = false
+        lastUnitSize = unit.count
         defer { unit = [] }
         return unit
     }

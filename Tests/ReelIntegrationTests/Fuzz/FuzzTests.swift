@@ -49,7 +49,8 @@ import Testing
     }
 
     /// RTP, RTCP and SDP parsing, the jitter buffer and both depacketizers, seeded with the
-    /// packets and SDPs ffmpeg sends for H.264 and H.265, and a sender report.
+    /// packets and SDPs ffmpeg sends for H.264 and H.265, a sender report and the inputs in
+    /// Fuzz/Regressions/RTP.
     @Test func theRTPParsersAndDepacketizersSurviveAMinuteOfFuzzing() throws {
         let (directory, corpus) = try Self.emptyCorpus()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -70,6 +71,11 @@ import Testing
         let senderReport: [UInt8] = [0x80, 200, 0, 6, 0, 0, 0, 7, 0xE9, 0, 0, 0, 0x80, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 10, 0, 0, 3, 232,
                                      0x81, 203, 0, 1, 0, 0, 0, 7]
         try Data(senderReport).write(to: corpus.appendingPathComponent("sr-bye.rtcp"))
+        // Inputs that once crashed, replayed first.
+        let regressions = Paths.packageRoot.appendingPathComponent("Fuzz/Regressions/RTP")
+        for name in try FileManager.default.contentsOfDirectory(atPath: regressions.path) {
+            try FileManager.default.copyItem(at: regressions.appendingPathComponent(name), to: corpus.appendingPathComponent(name))
+        }
         try Self.run("ReelFuzzRTP", corpus: corpus, in: directory)
     }
 }

@@ -101,6 +101,17 @@ extension PlaybackTests {
             #expect(played.status == 1 && played.stderr.contains("no keyframe arrived"), "\(played.stderr)")
         }
 
+        @Test func aPortInUseOrAnUnknownAddressFailsInOneLine() throws {
+            let directory = try Paths.temporaryDirectory()
+            let taken = try UDPSocket()
+            let sdp = try RTPStreams.writeSDP(for: try RTPStreams.sent("zerolatency"), to: "rtp://127.0.0.1:\(taken.port)", in: directory)
+            let busy = try reel("rtp", "receive", "--sdp", sdp, "--timeout", "1", timeout: 20)
+            #expect(busy.status == 1 && busy.stderr.contains("cannot bind UDP port"), "\(busy.stderr)")
+            let unknown = try reel("rtp", "receive", "--sdp", sdp, "--listen", "no-such-host.invalid", "--timeout", "1", timeout: 20)
+            #expect(unknown.status == 1 && unknown.stderr.contains("cannot resolve no-such-host.invalid"), "\(unknown.stderr)")
+            #expect(busy.stderr.split(separator: "\n").count == 1 && unknown.stderr.split(separator: "\n").count == 1)
+        }
+
         @Test func garbageDatagramsAreCountedNotFatal() throws {
             let directory = try Paths.temporaryDirectory()
             let port = try RTPStreams.freePortPair()

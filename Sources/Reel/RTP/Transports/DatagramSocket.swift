@@ -10,7 +10,7 @@ import ReelCore
 /// Reading and sending belong to one thread; `close()` comes after that thread is done.
 final class DatagramSocket: @unchecked Sendable {
     static let slots = 32
-    /// UDP's largest payload fits a slot; a datagram that does not is counted and dropped.
+    /// UDP's largest payload (65,507 bytes) fits a slot.
     static let slotSize = 65_536
     static let controlSize = 64
     /// The receive buffer asked of the kernel (SO_RCVBUFFORCE as root, else capped at net.core.rmem_max).
@@ -24,7 +24,6 @@ final class DatagramSocket: @unchecked Sendable {
     private let controls: UnsafeMutableRawPointer
     /// Datagrams the kernel dropped because the socket's buffer was full (SO_RXQ_OVFL).
     private(set) var kernelDrops = 0
-    private(set) var truncated = 0
     /// Where the last datagram came from.
     private(set) var lastSender: (address: sockaddr_storage, length: socklen_t)?
 
@@ -115,10 +114,7 @@ final class DatagramSocket: @unchecked Sendable {
                 var arrival = now
                 if let stamp = readControl(header) { arrival = min(now, max(0, now - (wallNow - stamp))) }
                 lastSender = (names[slot], header.msg_namelen)
-                if header.msg_flags & Int32(MSG_TRUNC) != 0 {
-                    truncated += 1
-                    continue
-                }
+                if header.msg_flags & Int32(MSG_TRUNC) != 0 { continue }
                 let bytes = [UInt8](UnsafeRawBufferPointer(start: payloads + slot * Self.slotSize, count: Int(headers[slot].msg_len)))
                 batch.append((ReceivedDatagram(bytes: bytes, onControlPort: onControlPort), arrival))
             }

@@ -38,7 +38,7 @@ public final class RTPReceiver: @unchecked Sendable {
     static let inboxLimit = 65_536
     /// Datagrams are handled in batches: the thread wakes when the first of a batch
     /// arrives, then waits `batchInterval` or for `batchSize` more (one wake per packet
-    /// costs more than the packet itself at 20 Mbit/s). The wait is a tenth of the
+    /// costs more than the packet itself at 20 Mbit/s). The wait is a quarter of the
     /// latency asked for, at most this long, so a low-latency receiver batches less.
     static let longestBatchInterval = 0.05
     static let batchSize = 64

@@ -1,25 +1,25 @@
 import NIOCore
 import NIOPosix
 
-/// Hands each datagram to a closure, with the address it came from.
+/// Hands each datagram to a closure.
 final class DatagramHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    let deliver: @Sendable ([UInt8], SocketAddress) -> Void
+    let deliver: @Sendable ([UInt8]) -> Void
 
-    init(deliver: @escaping @Sendable ([UInt8], SocketAddress) -> Void) { self.deliver = deliver }
+    init(deliver: @escaping @Sendable ([UInt8]) -> Void) { self.deliver = deliver }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let envelope = unwrapInboundIn(data)
-        deliver(Array(envelope.data.readableBytesView), envelope.remoteAddress)
+        deliver(Array(unwrapInboundIn(data).data.readableBytesView))
     }
 }
 
-/// A SwiftNIO datagram channel, for the transports that send as much as they receive (hello and heartbeats).
+/// The hello transport's socket: a SwiftNIO datagram channel, whose event loop also runs
+/// the heartbeat timer.
 enum UDPSockets {
     /// The receive buffer asked of the kernel (it caps it at net.core.rmem_max).
     static let receiveBufferSize: SocketOptionValue = 8 << 20
 
-    static func bind(address: String, port: Int, deliver: @escaping @Sendable ([UInt8], SocketAddress) -> Void) async throws -> Channel {
+    static func bind(address: String, port: Int, deliver: @escaping @Sendable ([UInt8]) -> Void) async throws -> Channel {
         try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.so_rcvbuf), value: receiveBufferSize)

@@ -27,7 +27,7 @@ final class UDPHelloTransport: RTPTransport {
     func start(deliver: @escaping @Sendable (ReceivedDatagram) -> Void, closed: @escaping @Sendable (Error?) -> Void) async throws {
         let serverAddress = try SocketAddress.makeAddressResolvingHost(server, port: port)
         let local = serverAddress.protocol == .inet6 ? "::" : "0.0.0.0"
-        let channel = try await UDPSockets.bind(address: local, port: localPort) { bytes, _ in
+        let channel = try await UDPSockets.bind(address: local, port: localPort) { bytes in
             deliver(ReceivedDatagram(bytes: bytes, onControlPort: false))
         }
         let hello = hello, heartbeat = heartbeat

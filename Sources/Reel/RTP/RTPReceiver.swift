@@ -53,6 +53,7 @@ public final class RTPReceiver: @unchecked Sendable {
     private var inbox: [(datagram: ReceivedDatagram, arrival: Double)] = []
     private var stopping = false
     private var finished = false
+    private var finishActions: [@Sendable () -> Void] = []
     private var shared = RTPReceiverStatistics()
     private var endError: Error?
     private var overflowed = 0
@@ -84,10 +85,8 @@ public final class RTPReceiver: @unchecked Sendable {
             try await transport.start(deliver: { [self] datagram in enqueue(datagram) }, closed: { [self] error in end(error) })
         } catch {
             // No thread to wait for: `stop()` after this returns at once.
-            lock.withLock {
-                stopping = true
-                finished = true
-            }
+            lock.withLock { stopping = true }
+            markFinished()
             throw RTPError("cannot receive from \(configuration.transport.label): \(error)")
         }
         // Packets a pushing transport delivers before the thread runs wait in the inbox.
@@ -101,10 +100,7 @@ public final class RTPReceiver: @unchecked Sendable {
     public func accessUnits() async throws -> AsyncStream<AccessUnit> {
         let (stream, continuation) = AsyncStream.makeStream(of: AccessUnit.self, bufferingPolicy: .bufferingNewest(1024))
         try await start { continuation.yield($0) }
-        Task { [self] in
-            await waitUntilEnded()
-            continuation.finish()
-        }
+        whenFinished { continuation.finish() }
         return stream
     }
 
@@ -119,7 +115,26 @@ public final class RTPReceiver: @unchecked Sendable {
 
     /// Waits until the transport ends on its own (TCP or HTTP end of stream) or `stop()`.
     public func waitUntilEnded() async {
-        while !lock.withLock({ finished }) { try? await Task.sleep(for: .milliseconds(20)) }
+        await withCheckedContinuation { continuation in whenFinished { continuation.resume() } }
+    }
+
+    /// Runs `action` once the receiving thread is done, at once if it is.
+    private func whenFinished(_ action: @escaping @Sendable () -> Void) {
+        let done = lock.withLock {
+            if !finished { finishActions.append(action) }
+            return finished
+        }
+        if done { action() }
+    }
+
+    private func markFinished() {
+        let actions = lock.withLock {
+            finished = true
+            lock.broadcast()
+            defer { finishActions = [] }
+            return finishActions
+        }
+        for action in actions { action() }
     }
 
     /// Why the stream ended, if it ended with an error.
@@ -183,10 +198,7 @@ public final class RTPReceiver: @unchecked Sendable {
             publish(now: now)
             if stop { break }
         }
-        lock.withLock {
-            finished = true
-            lock.broadcast()
-        }
+        markFinished()
     }
 
     /// Waits for a batch the transport pushed; whether to stop.

@@ -42,6 +42,8 @@ public final class RTPReceiver: @unchecked Sendable {
     /// latency asked for, at most this long, so a low-latency receiver batches less.
     static let longestBatchInterval = 0.05
     static let batchSize = 64
+    /// A polled transport's datagrams handled before the next read, at most (about).
+    static let mostPerRead = 1024
     let batchInterval: Double
 
     public let configuration: Configuration
@@ -217,7 +219,8 @@ public final class RTPReceiver: @unchecked Sendable {
     }
 
     /// Reads what a polled transport holds: after a read that found datagrams, sleeps a
-    /// batch interval (so the next read finds several); otherwise sleeps until one arrives.
+    /// batch interval (so the next read finds several), not at all after a full read;
+    /// otherwise sleeps until one arrives.
     private func waitAndRead(_ transport: any PolledRTPTransport, until wake: Double, lastReadAt: inout Double?,
                              into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Bool {
         if let last = lastReadAt {
@@ -226,7 +229,8 @@ public final class RTPReceiver: @unchecked Sendable {
             transport.wait(until: wake, forDatagrams: true)
         }
         let stop = lock.withLock { stopping }
-        lastReadAt = transport.read(into: &batch) > 0 ? monotonicSeconds() : nil
+        let count = transport.read(limit: Self.mostPerRead, into: &batch)
+        lastReadAt = count >= Self.mostPerRead ? -.infinity : count > 0 ? monotonicSeconds() : nil
         return stop
     }
 

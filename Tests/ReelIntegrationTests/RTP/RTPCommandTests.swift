@@ -133,17 +133,59 @@ extension PlaybackTests {
             #expect(counts["received"] == 250 && counts["malformed_payloads"] ?? 0 > 0 && counts["malformed_packets"] ?? 0 > 0, "\(counts)")
         }
 
+        /// Datagrams sent as fast as one thread can: every one is either read or in the
+        /// kernel's drop count (the socket's buffer overflowed), none is lost unaccounted;
+        /// only those the kernel dropped before any socket (its backlog, /proc/net/softnet_stat)
+        /// may be missing.
+        @Test func aFloodIsEitherReadOrCountedAsDroppedByTheKernel() throws {
+            let directory = try Paths.temporaryDirectory()
+            let port = try RTPStreams.freePortPair()
+            let sdp = try Self.minimalSDP(port: port, in: directory)
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--idle-timeout", "1"], directory: directory)
+            try RTPStreams.waitUntilBound(port)
+            let socket = try UDPSocket()
+            let payload = [UInt8](repeating: 0x41, count: 188)
+            var sent = 0
+            let backlogDropsBefore = Self.backlogDrops()
+            for index in 0..<40_000 {
+                let header = RTPHeader(marker: index % 10 == 9, payloadType: 96, sequenceNumber: UInt16(truncatingIfNeeded: index),
+                                       timestamp: UInt32(index / 10 * 3000), ssrc: 9)
+                if socket.send(header.bytes + payload, to: UDPSocket.loopback(port: port)) { sent += 1 }
+            }
+            let statistics = try receiver.report()["statistics"] as? [String: Any] ?? [:]
+            let read = (statistics["bytes_received"] as? Int ?? 0) / (RTPHeader.size + payload.count)
+            let dropped = statistics["dropped_while_busy"] as? Int ?? -1
+            let beforeAnySocket = Self.backlogDrops() - backlogDropsBefore
+            #expect(read > 0 && read + dropped <= sent && read + dropped >= sent - beforeAnySocket,
+                    "\(sent) sent, \(read) read, \(dropped) dropped by the kernel, \(beforeAnySocket) dropped before any socket")
+            print("RTP flood: \(sent) datagrams sent, \(read) read, \(dropped) dropped by the kernel")
+        }
+
+        /// Packets the kernel dropped on their way to any socket, all CPUs.
+        static func backlogDrops() -> Int {
+            let table = (try? String(contentsOfFile: "/proc/net/softnet_stat", encoding: .utf8)) ?? ""
+            return table.split(separator: "\n").reduce(0) { total, line in
+                total + (line.split(separator: " ").dropFirst().first.flatMap { Int($0, radix: 16) } ?? 0)
+            }
+        }
+
+        static func minimalSDP(port: Int, in directory: URL) throws -> String {
+            let sdp = directory.appendingPathComponent("minimal.sdp").path
+            try "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=video \(port) RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\n"
+                .write(toFile: sdp, atomically: true, encoding: .utf8)
+            return sdp
+        }
+
         /// The receiver reads UDP in batches tens of milliseconds apart; its interarrival
         /// jitter (RFC 3550 6.4.1) still matches the one computed from the send times, because
         /// each datagram carries the kernel's arrival time. Every other packet's timestamp is
         /// 2 ms ahead, so the true jitter tends to 2 ms; arrival times taken when a batch is
-        /// read would add several milliseconds.
+        /// read make it over 20 ms. (The margin allows for the sender being preempted between
+        /// taking its time and sending on a loaded machine.)
         @Test func jitterIsMeasuredFromEachDatagramsArrivalTime() throws {
             let directory = try Paths.temporaryDirectory()
             let port = try RTPStreams.freePortPair()
-            let sdp = directory.appendingPathComponent("jitter.sdp").path
-            try "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=video \(port) RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\n"
-                .write(toFile: sdp, atomically: true, encoding: .utf8)
+            let sdp = try Self.minimalSDP(port: port, in: directory)
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--idle-timeout", "1"], directory: directory)
             try RTPStreams.waitUntilBound(port)
             let socket = try UDPSocket()
@@ -162,7 +204,7 @@ extension PlaybackTests {
             }
             let statistics = try receiver.report()["statistics"] as? [String: Any] ?? [:]
             let measured = (statistics["packets"] as? [String: Any])?["jitter_seconds"] as? Double ?? -1
-            #expect(abs(measured - expected) < 0.0005, "reel \(measured) s, from the send times \(expected) s")
+            #expect(abs(measured - expected) < 0.002, "reel \(measured) s, from the send times \(expected) s")
             print("RTP jitter: reel \(String(format: "%.2f", measured * 1000)) ms, from the send times \(String(format: "%.2f", expected * 1000)) ms")
         }
     }

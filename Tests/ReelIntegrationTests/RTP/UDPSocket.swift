@@ -42,11 +42,13 @@ final class UDPSocket: @unchecked Sendable {
         return (Array(buffer.prefix(count)), from)
     }
 
-    func send(_ bytes: [UInt8], to address: sockaddr_in) {
+    /// Whether the datagram went out.
+    @discardableResult
+    func send(_ bytes: [UInt8], to address: sockaddr_in) -> Bool {
         var destination = address
-        _ = withUnsafePointer(to: &destination) {
+        return withUnsafePointer(to: &destination) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(descriptor, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        } == bytes.count
     }
 
     func close() { Glibc.close(descriptor) }

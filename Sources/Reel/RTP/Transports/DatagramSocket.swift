@@ -89,10 +89,10 @@ final class DatagramSocket: @unchecked Sendable {
         _ = Glibc.close(descriptor)
     }
 
-    /// Reads every datagram waiting, without blocking; returns how many arrived.
-    func read(onControlPort: Bool, into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Int {
+    /// Reads the datagrams waiting, up to about `limit`, without blocking; returns how many arrived.
+    func read(onControlPort: Bool, limit: Int, into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Int {
         var total = 0
-        while isOpen {
+        while isOpen && total < limit {
             for slot in 0..<Self.slots {
                 var header = msghdr()
                 header.msg_name = UnsafeMutableRawPointer(names + slot)

@@ -9,8 +9,9 @@ protocol PolledRTPTransport: RTPTransport {
     /// Sleeps until a datagram is waiting (when `forDatagrams`), `interrupt()` is called
     /// or `deadline` (monotonic seconds) passes.
     func wait(until deadline: Double, forDatagrams: Bool)
-    /// Reads every datagram waiting, without blocking; returns how many arrived.
-    func read(into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Int
+    /// Reads the datagrams waiting, up to about `limit` (a flood is handled in bounded
+    /// batches), without blocking; returns how many arrived.
+    func read(limit: Int, into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Int
     /// Ends a `wait` early, from any thread.
     func interrupt()
     /// Datagrams the kernel dropped because the receiving thread did not keep up.

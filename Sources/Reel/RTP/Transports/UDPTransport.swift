@@ -32,8 +32,8 @@ final class UDPTransport: PolledRTPTransport, @unchecked Sendable {
         waker.wait(until: deadline, sockets: forDatagrams ? descriptors : [])
     }
 
-    func read(into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Int {
-        (media?.read(onControlPort: false, into: &batch) ?? 0) + (control?.read(onControlPort: true, into: &batch) ?? 0)
+    func read(limit: Int, into batch: inout [(datagram: ReceivedDatagram, arrival: Double)]) -> Int {
+        (media?.read(onControlPort: false, limit: limit, into: &batch) ?? 0) + (control?.read(onControlPort: true, limit: limit, into: &batch) ?? 0)
     }
 
     func interrupt() { waker.wake() }

@@ -138,11 +138,7 @@ extension PlaybackTests {
         /// only those the kernel dropped before any socket (its backlog, /proc/net/softnet_stat)
         /// may be missing.
         @Test func aFloodIsEitherReadOrCountedAsDroppedByTheKernel() throws {
-            let directory = try Paths.temporaryDirectory()
-            let port = try RTPStreams.freePortPair()
-            let sdp = try Self.minimalSDP(port: port, in: directory)
-            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--idle-timeout", "1"], directory: directory)
-            try RTPStreams.waitUntilBound(port)
+            let (receiver, port) = try Self.listeningReceiver()
             let socket = try UDPSocket()
             let payload = [UInt8](repeating: 0x41, count: 188)
             var sent = 0
@@ -169,11 +165,17 @@ extension PlaybackTests {
             }
         }
 
-        static func minimalSDP(port: Int, in directory: URL) throws -> String {
+        /// `reel rtp receive` listening on loopback for H.264 at payload type 96 (packets the
+        /// test makes itself), and the port to send them to.
+        static func listeningReceiver() throws -> (receiver: RTPStreams.Receiver, port: Int) {
+            let directory = try Paths.temporaryDirectory()
+            let port = try RTPStreams.freePortPair()
             let sdp = directory.appendingPathComponent("minimal.sdp").path
             try "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=video \(port) RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\n"
                 .write(toFile: sdp, atomically: true, encoding: .utf8)
-            return sdp
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--idle-timeout", "1"], directory: directory)
+            try RTPStreams.waitUntilBound(port)
+            return (receiver, port)
         }
 
         /// The receiver reads UDP in batches tens of milliseconds apart; its interarrival
@@ -183,11 +185,7 @@ extension PlaybackTests {
         /// read make it over 20 ms. (The margin allows for the sender being preempted between
         /// taking its time and sending on a loaded machine.)
         @Test func jitterIsMeasuredFromEachDatagramsArrivalTime() throws {
-            let directory = try Paths.temporaryDirectory()
-            let port = try RTPStreams.freePortPair()
-            let sdp = try Self.minimalSDP(port: port, in: directory)
-            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--idle-timeout", "1"], directory: directory)
-            try RTPStreams.waitUntilBound(port)
+            let (receiver, port) = try Self.listeningReceiver()
             let socket = try UDPSocket()
             let start = monotonicSeconds()
             var expected = 0.0, previousTransit: Double?

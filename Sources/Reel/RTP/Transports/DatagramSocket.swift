@@ -113,11 +113,11 @@ final class DatagramSocket: @unchecked Sendable {
                 let header = headers[slot].msg_hdr
                 var arrival = now
                 if let stamp = readControl(header) { arrival = min(now, max(0, now - (wallNow - stamp))) }
-                lastSender = (names[slot], header.msg_namelen)
                 if header.msg_flags & Int32(MSG_TRUNC) != 0 { continue }
                 let bytes = [UInt8](UnsafeRawBufferPointer(start: payloads + slot * Self.slotSize, count: Int(headers[slot].msg_len)))
                 batch.append((ReceivedDatagram(bytes: bytes, onControlPort: onControlPort), arrival))
             }
+            lastSender = (names[count - 1], headers[count - 1].msg_hdr.msg_namelen)
             total += count
             if count < Self.slots { break }
         }

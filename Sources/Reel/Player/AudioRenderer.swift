@@ -70,13 +70,13 @@ final class AudioRenderer: @unchecked Sendable {
             }
             if item.frame == nil {
                 reachedEnd = true
-                if pending.isEmpty { session.streamEnded(video: false) }
+                if pending.isEmpty { session.streamEnded(video: false, serial: serial) }
             }
         }
         if written < output.count {
             for index in written..<output.count { output[index] = 0 }
             if !reachedEnd && !session.control.read({ $0.readerAtEnd }) { session.control.update { $0.statistics.audioUnderruns += 1 } }
-            if reachedEnd && written == 0 && pending.isEmpty { session.streamEnded(video: false) }
+            if reachedEnd && written == 0 && pending.isEmpty { session.streamEnded(video: false, serial: serial) }
         }
         let gain = Float(muted ? 0 : volume * volume)
         if gain != 1 { for index in 0..<written { output[index] *= gain } }

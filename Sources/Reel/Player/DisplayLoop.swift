@@ -66,7 +66,7 @@ struct DisplayLoop {
             }
             guard let frame = item.frame, let pts = item.pts else {
                 _ = session.videoFrames.take(timeout: 0)
-                if item.frame == nil { session.streamEnded(video: true) }
+                if item.frame == nil { session.streamEnded(video: true, serial: itemSerial) }
                 continue
             }
             if shownSerial != serial || session.configuration.untimed {

@@ -23,6 +23,7 @@ final class PlaybackSession: @unchecked Sendable {
     let onCommand: @Sendable (UserCommand) -> Void
     var onBuffering: @Sendable (Bool) -> Void = { _ in }
     let openedAt: Double
+    private let testHooks: PlaybackTestHooks
 
     private let demuxer: any PlaybackSource
     private let audioDecoder: Decoder?
@@ -32,8 +33,10 @@ final class PlaybackSession: @unchecked Sendable {
 
     init(url: String, configuration: PlayerConfiguration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
          openedAt: Double, emit: @escaping @Sendable (PlayerEvent) -> Void, onEnd: @escaping @Sendable () -> Void,
-         onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil) throws {
+         onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil,
+         testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
         self.configuration = configuration
+        self.testHooks = testHooks
         self.openedAt = openedAt
         self.emit = emit
         self.onEnd = onEnd
@@ -181,7 +184,10 @@ final class PlaybackSession: @unchecked Sendable {
             try audioDecoder?.drain { frame in queueAudio(frame, serial: serial) }
             audioFrames.put(QueuedAudioFrame(frame: nil), serial: serial)
         }
-        control.update { $0.readerAtEnd = true }
+        testHooks.readerReachingEnd()
+        // A seek that came while the markers were queued started a new timeline, which
+        // has not been read at all: only the end of the timeline read here is recorded.
+        control.update { if $0.serial == serial { $0.readerAtEnd = true } }
     }
 
     func queueAudio(_ frame: DecodedFrame, serial: Int) {
@@ -228,9 +234,11 @@ final class PlaybackSession: @unchecked Sendable {
         onEnd()
     }
 
-    /// Called when a stream reached its end; the playback ends when all have.
-    func streamEnded(video: Bool) {
+    /// Called when a stream of timeline `serial` reached its end; the playback ends when
+    /// all have. A call for an older timeline (a seek came meanwhile) changes nothing.
+    func streamEnded(video: Bool, serial: Int) {
         let ended = control.read { control -> Bool in
+            guard control.serial == serial else { return false }
             if video { control.videoEnded = true } else { control.audioEnded = true }
             guard !control.endReported,
                   control.videoEnded || videoStream == nil, control.audioEnded || audioStream == nil else { return false }

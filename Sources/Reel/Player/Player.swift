@@ -24,6 +24,8 @@ public final class Player: @unchecked Sendable {
     private let commands = DispatchQueue(label: "reel.player.commands")
     /// The counters of the last playback, kept after ``stop()``.
     private var finalStatistics = PlaybackStatistics()
+    /// Set by tests before ``open(_:startingAt:audioTrack:)``; each session keeps a copy.
+    var testHooks = PlaybackTestHooks()
 
     /// - Parameters:
     ///   - videoOutput: makes the video output for each opened input (`nil`: no video).
@@ -95,7 +97,7 @@ public final class Player: @unchecked Sendable {
                                     emit: { [weak self] event in self?.handle(event) },
                                     onEnd: { [weak self] in self?.move(to: .failed) },
                                     onCommand: { [weak self] command in self?.perform(command) },
-                                    audioTrack: audioTrack)
+                                    audioTrack: audioTrack, testHooks: testHooks)
             }
             session.onBuffering = { [weak self] buffering in
                 guard let self else { return }

@@ -1,0 +1,8 @@
+/// Points inside a playback where a test can hold one thread, to widen a race window that
+/// is otherwise microseconds wide and make it happen on every run. Internal: reached only
+/// through `@testable import Reel`; production code leaves every hook empty.
+struct PlaybackTestHooks: Sendable {
+    /// On the read thread, after the end-of-stream markers are queued and before the
+    /// reader records that it reached the end of the input.
+    var readerReachingEnd: @Sendable () -> Void = {}
+}

@@ -1,0 +1,57 @@
+import Dispatch
+import Foundation
+@testable import Reel
+import Testing
+
+extension PlaybackTests {
+    /// Races in the replay-after-end path, made certain by holding one thread at the
+    /// critical point (``PlaybackTestHooks``) instead of hoping a busy machine does it.
+    @Suite struct ReplayRaceTests {
+        /// Holds the first thread that reaches it until opened; later ones pass.
+        final class Gate: @unchecked Sendable {
+            private let opened = DispatchSemaphore(value: 0)
+            private let reached = DispatchSemaphore(value: 0)
+            private let lock = NSLock()
+            private var used = false
+
+            func pass() {
+                let first = lock.withLock { () -> Bool in
+                    defer { used = true }
+                    return !used
+                }
+                guard first else { return }
+                reached.signal()
+                _ = opened.wait(timeout: .now() + 20)
+            }
+
+            func waitUntilReached() async -> Bool {
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async { continuation.resume(returning: self.reached.wait(timeout: .now() + 20) == .success) }
+                }
+            }
+
+            func open() { opened.signal() }
+        }
+
+        /// CI saw this once on a busy machine: the reader queued its end markers, both
+        /// streams ended, the user pressed play (a seek to 0), and only then did the reader
+        /// record "at end", now for the new timeline, which it therefore never read.
+        @Test(.timeLimit(.minutes(1))) func playAgainWhileTheReaderIsStillRecordingTheEnd() async throws {
+            let gate = Gate()
+            let player = Player(configuration: { var c = PlayerConfiguration(); c.untimed = true; return c }(),
+                                videoOutput: { RecordingVideoOutput() }, audioOutput: { HeadlessAudioOutput(untimed: true) })
+            player.testHooks.readerReachingEnd = { gate.pass() }
+            let events = EventLog(player)
+            try await player.open(Fixtures.named("h264-baseline-aac.mp4").path)
+            player.play()
+            #expect(await gate.waitUntilReached())
+            #expect(await events.wait { isState(.ended)($0) }, "both streams end while the reader is held")
+            player.play()
+            gate.open()
+            let ends = { events.count(where: { if case .endOfStream = $0 { true } else { false } }) }
+            #expect(await events.wait { _ in ends() >= 2 }, "the second timeline is read and ends")
+            #expect(player.state == .ended)
+            player.stop()
+        }
+    }
+}

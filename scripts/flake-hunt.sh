@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs the whole suite N times (default 5), each run beside two processes that keep both
+# cores busy, and prints every test that failed at least once with its count.
+#   bash scripts/flake-hunt.sh 5
+# Builds once as scripts/test.sh does; each run's output is kept in .cache/flake-hunt/.
+# Exits non-zero when any run failed. Not part of the default run: it takes N suite runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+runs=${1:-5}
+logs=.cache/flake-hunt
+mkdir -p "$logs"
+rm -f "$logs"/run-*.log
+
+bash scripts/setup.sh
+swift build -c release --build-tests -Xswiftc -enable-testing
+bash scripts/fuzz.sh
+
+load=()
+stop_load() { ((${#load[@]})) && kill "${load[@]}" 2>/dev/null; load=(); }
+trap stop_load EXIT
+
+failed_runs=0
+for ((run = 1; run <= runs; run++)); do
+  for _ in 1 2; do sh -c 'while :; do :; done' & load+=($!); done
+  start=$(date +%s)
+  status=0
+  swift test -c release --skip-build -Xswiftc -enable-testing >"$logs/run-$run.log" 2>&1 || status=$?
+  stop_load
+  summary=$(grep -aE "Test run with [0-9]+ tests?" "$logs/run-$run.log" | tail -1 || true)
+  echo "flake-hunt: run $run/$runs: exit $status in $(($(date +%s) - start)) s; ${summary:-no summary line (the test process died?)}"
+  if ((status != 0)); then failed_runs=$((failed_runs + 1)); fi
+done
+
+# Swift Testing: "✘ Test name() failed after 1.2 seconds with 1 issue."; XCTest: "Test Case '…' failed".
+failures=$(cat "$logs"/run-*.log | grep -aoE "Test [^ ]+.* failed after [0-9.]+ seconds|Test Case '[^']+' failed" \
+  | sed -E "s/ failed after [0-9.]+ seconds//; s/^Test Case '([^']+)' failed/\1/; s/^Test //" | sort | uniq -c | sort -rn || true)
+if [ -n "$failures" ]; then
+  echo "flake-hunt: tests that failed (count over $runs runs):"
+  echo "$failures"
+  echo "flake-hunt: where: grep -n 'recorded an issue' $logs/run-*.log"
+fi
+echo "flake-hunt: $((runs - failed_runs)) of $runs runs passed"
+((failed_runs == 0))

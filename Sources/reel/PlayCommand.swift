@@ -11,6 +11,9 @@ struct PlayCommand: AsyncParsableCommand {
             [ and ] speed, p picture-in-picture (a double click on the small window returns), \
             q quit; a click on the bar at the bottom seeks. In a 360° video: drag to look, \
             arrows or WASD pan, the wheel or +/- zoom (30°–120°), r resets the view, v toggles VR.
+
+            Ctrl-C (SIGINT) or SIGTERM end playback as q does: the --stats report is printed, \
+            snapshots and taps are finished, and the exit status is 0 (1 when playback failed).
             """)
 
     @Argument(help: "A file, or any URL FFmpeg reads.")
@@ -113,6 +116,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
 
         let startedAt = Date()
+        let interrupts = InterruptSignals { player.stop() }
         try await failing {
             do {
                 try await player.open(input, startingAt: start)
@@ -122,7 +126,8 @@ struct PlayCommand: AsyncParsableCommand {
         }
         player.volume = volume / 100
         player.rate = rate
-        if !pause { player.play() }
+        // A signal during opening found no playback to stop: end here the same way.
+        if interrupts.received { player.stop() } else if !pause { player.play() }
 
         let reporter = stats ? StatsReporter(player: player) : nil
         reporter?.start()
@@ -153,6 +158,7 @@ struct PlayCommand: AsyncParsableCommand {
         if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
         for error in headlessVideo.errors { FileHandle.standardError.write(Data("reel: snapshot: \(error)\n".utf8)) }
         let tapError = taps.finish(verbose: stats)
+        withExtendedLifetime(interrupts) {}
         if let failure { throw fail(failure.description) }
         if let tapError { throw fail("tap: \(tapError)") }
     }

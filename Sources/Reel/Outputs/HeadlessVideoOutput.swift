@@ -1,3 +1,4 @@
+import Dispatch
 import ReelCore
 import ReelFFmpeg
 
@@ -16,6 +17,10 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
     private let measureLuma: Bool
     private let snapshotRequests = LockedValue<[(time: Double, path: String)]>([])
     private let snapshotErrors = LockedValue<[String]>([])
+    /// Converting and encoding a PNG takes longer than a frame lasts: it must not hold up
+    /// the thread that presents (a frame dropped and audio starved when it did). The
+    /// frame handed over keeps its decoder buffer alive until it is written.
+    private let snapshotWriter = DispatchQueue(label: "reel.headless.snapshot")
 
     /// - Parameter measureLuma: compute each frame's mean luma (costs a pass over the picture).
     public init(measureLuma: Bool = false) {
@@ -28,6 +33,7 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
     }
 
     public var presentations: [Presentation] { log.withLock { $0 } }
+    /// Why snapshots failed; complete once the output is closed (the player stopped).
     public var errors: [String] { snapshotErrors.withLock { $0 } }
 
     public func present(_ frame: VideoFrame) {
@@ -41,12 +47,18 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
             return ready
         }
         for request in due {
-            do { try PNGWriter.write(frame, to: request.path) } catch { snapshotErrors.withLock { $0.append("\(error)") } }
+            snapshotWriter.async { [snapshotErrors] in
+                do { try PNGWriter.write(frame, to: request.path) } catch { snapshotErrors.withLock { $0.append("\(error)") } }
+            }
         }
     }
 
     public func idle(status: PlaybackStatus) -> [UserCommand] { [] }
-    public func close() {}
+
+    /// Returns once every snapshot asked for so far is written (or has failed).
+    public func close() {
+        snapshotWriter.sync {}
+    }
 
     private func frameDuration(_ frame: VideoFrame) -> Double {
         Double(frame.duration) * (frame.timeBase.doubleValue ?? 0)

@@ -30,6 +30,12 @@ final class PlaybackControl: @unchecked Sendable {
     var externalClock = PlaybackClock()
     var statistics = PlaybackStatistics()
 
+    init() {
+        // A playback opens paused: its clocks start held, or the opening frame's time
+        // would run on with the wall clock before anything plays.
+        holdClocks(true, at: 0)
+    }
+
     func read<Result>(_ body: (PlaybackControl) -> Result) -> Result { lock.withLock { body(self) } }
 
     func update(_ body: (PlaybackControl) -> Void) {

@@ -119,31 +119,25 @@ struct RTPReceiveCommand: AsyncParsableCommand {
     /// at the end of --duration (a wake every few milliseconds would cost more CPU than
     /// the packets).
     private func waitForEnd(of receiver: RTPReceiver) async -> String {
-        let interrupted = InterruptFlag()
-        let waiting = Task { await checkForEnd(of: receiver, interrupted: interrupted) }
+        let waiting = LockedValue<Task<String, Never>?>(nil)
         // Ctrl-C or a TERM ends the recording properly (an MP4 needs its index written).
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                interrupted.set()
-                waiting.cancel()
-            }
-            source.resume()
-            return source
-        }
-        defer { sources.forEach { $0.cancel() } }
-        return await waiting.value
+        let interrupts = InterruptSignals { waiting.withLock { $0?.cancel() } }
+        let task = Task { await checkForEnd(of: receiver, interrupts: interrupts) }
+        waiting.withLock { $0 = task }
+        if interrupts.received { task.cancel() }
+        let reason = await task.value
+        withExtendedLifetime(interrupts) {}
+        return reason
     }
 
-    private func checkForEnd(of receiver: RTPReceiver, interrupted: InterruptFlag) async -> String {
+    private func checkForEnd(of receiver: RTPReceiver, interrupts: InterruptSignals) async -> String {
         let period = min(0.25, (idleTimeout ?? 1) / 4)
         let started = monotonicSeconds()
         var lastBytes = 0, lastChange = started
         while true {
             let now = monotonicSeconds()
             if receiver.isFinished { return "the transport ended" }
-            if interrupted.isSet { return "interrupted" }
+            if interrupts.received { return "interrupted" }
             if let duration, now - started >= duration { return "duration reached" }
             let bytes = receiver.statistics.bytesReceived
             if bytes != lastBytes {
@@ -156,13 +150,6 @@ struct RTPReceiveCommand: AsyncParsableCommand {
             try? await Task.sleep(for: .seconds(max(0.001, min(period, untilDuration))))
         }
     }
-}
-
-final class InterruptFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }
 
 /// The recorder, written from the receiving thread; the first write error is kept.

@@ -27,6 +27,30 @@ extension PlaybackTests {
             #expect(psnr.map { $0 == "inf" || (Double($0) ?? 0) >= 35 } == true, "snapshot PSNR \(psnr ?? "none")")
         }
 
+        /// Ctrl-C or a TERM ends playback as `q` does: the report is printed, exit 0.
+        @Test(.timeLimit(.minutes(1)), arguments: [SIGINT, SIGTERM])
+        func aSignalEndsPlaybackWithItsReport(signal: Int32) throws {
+            let result = try reel("play", "--headless", "--stats", try Fixtures.seekable(), timeout: 30, signal: (signal, 2))
+            #expect(result.status == 0 && !result.timedOut, "exit \(result.status): \(result.stderr)")
+            #expect(result.seconds < 5, "ended \(result.seconds) s after starting, signalled after 2 s")
+            let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let position = (report?["statistics"] as? [String: Any])?["position"] as? Double
+            #expect(position.map { $0 > 0.5 && $0 < 2.5 } == true, "position \(String(describing: position)) after 2 s")
+        }
+
+        /// Opened paused, the reported position stays on the opening frame while the wall
+        /// clock runs (it used to advance with it, over a frame that did not move).
+        @Test(.timeLimit(.minutes(1))) func pausedAtOpenThePositionStandsStill() throws {
+            let result = try reel("play", "--headless", "--stats", "--pause", "--start", "3", try Fixtures.seekable(),
+                                  timeout: 30, signal: (SIGINT, 2))
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let statistics = report?["statistics"] as? [String: Any]
+            let position = statistics?["position"] as? Double
+            #expect(position.map { abs($0 - 3) < 0.05 } == true, "position \(String(describing: position)) after 2 s paused at 3 s")
+            #expect(statistics?["frames_shown"] as? Int == 1)
+        }
+
         @Test func badInputFailsInOneLine() throws {
             let result = try reel("play", "--headless", "/nonexistent/clip.mp4")
             #expect(result.status == 1)

@@ -42,6 +42,17 @@ extension PlaybackTests {
             #expect(latency.map { $0 < 1 } == true)
         }
 
+        @Test(.timeLimit(.minutes(1))) func thePositionStandsStillUntilPlayIsPressed() async throws {
+            let (player, _) = headlessPlayer()
+            let events = EventLog(player)
+            try await player.open(Fixtures.named("h264-baseline-aac.mp4").path, startingAt: 0.5)
+            #expect(await events.wait { if case .firstFrame = $0 { true } else { false } })
+            let opened = player.currentTime ?? -1
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(abs(opened - 0.5) < 0.05 && player.currentTime == opened, "\(opened) → \(player.currentTime ?? -1) while nobody pressed play")
+            player.stop()
+        }
+
         @Test(.timeLimit(.minutes(1))) func playingAgainAfterTheEndStartsOver() async throws {
             let (player, _) = headlessPlayer(untimed: true)
             let events = EventLog(player)
@@ -52,6 +63,28 @@ extension PlaybackTests {
             #expect(player.state == .playing)
             #expect(await events.wait { _ in events.count(where: { if case .endOfStream = $0 { true } else { false } }) >= 2 })
             player.stop()
+        }
+
+        /// A snapshot is written beside playback, not by the presenting thread: here its
+        /// file is a FIFO nobody reads yet, so writing it blocks until the test reads it.
+        @Test(.timeLimit(.minutes(1))) func aSnapshotBeingWrittenDoesNotHoldUpPresentation() async throws {
+            let fifo = try Paths.temporaryDirectory().appendingPathComponent("snapshot.png").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let video = HeadlessVideoOutput()
+            video.snapshot(at: 0.5, to: fifo)
+            let player = Player.headless(video: video)
+            let events = EventLog(player)
+            try await player.open(Fixtures.named("h264-baseline-aac.mp4").path)
+            player.play()
+            #expect(await events.wait { if case .endOfStream = $0 { true } else { false } }, "playback went on to the end")
+            #expect(video.presentations.count >= 48)
+            // The writer is waiting in open(2) for a reader by now: this read returns at once.
+            let reader = try #require(FileHandle(forReadingAtPath: fifo))
+            let written = reader.readDataToEndOfFile()
+            try reader.close()
+            #expect(written.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG came through the FIFO (\(written.count) bytes)")
+            player.stop()
+            #expect(video.errors.isEmpty, "\(video.errors)")
         }
 
         @Test(.timeLimit(.minutes(1))) func rateVolumeAndMuteAreKeptInRange() async throws {

@@ -10,10 +10,11 @@ struct ProcessResult {
 }
 
 enum Processes {
-    /// Runs `executable` with `arguments`, killing it after `timeout` seconds.
+    /// Runs `executable` with `arguments`, killing it after `timeout` seconds; `signal`
+    /// sends it a signal that many seconds after it started (as Ctrl-C or `kill` would).
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], timeout: Double = 120,
-                    environment: [String: String] = [:]) throws -> ProcessResult {
+                    environment: [String: String] = [:], signal: (number: Int32, after: Double)? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
         process.arguments = arguments
@@ -33,7 +34,12 @@ enum Processes {
         let start = Date()
         try process.run()
         var timedOut = false
+        var signalled = false
         while process.isRunning {
+            if let signal, !signalled, Date().timeIntervalSince(start) >= signal.after {
+                kill(process.processIdentifier, signal.number)
+                signalled = true
+            }
             if Date().timeIntervalSince(start) > timeout {
                 timedOut = true
                 process.terminate()
@@ -152,6 +158,6 @@ enum Paths {
 }
 
 /// Runs the `reel` command line.
-func reel(_ arguments: String..., timeout: Double = 120) throws -> ProcessResult {
-    try Processes.run(Paths.reel, arguments, timeout: timeout)
+func reel(_ arguments: String..., timeout: Double = 120, signal: (number: Int32, after: Double)? = nil) throws -> ProcessResult {
+    try Processes.run(Paths.reel, arguments, timeout: timeout, signal: signal)
 }

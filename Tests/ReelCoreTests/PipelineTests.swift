@@ -37,6 +37,18 @@ private struct Item: QueueCost {
         #expect(queue.flush(serial: 7) == 7)
     }
 
+    @Test func aConsumerRemovesWhatItPeekedNotWhatAFlushPutThere() {
+        let queue = BlockingQueue<Item>(limits: .init())
+        queue.put(Item(id: 1), serial: 0)
+        let peeked = queue.peek()
+        queue.flush(serial: 1)
+        queue.put(Item(id: 2), serial: 1)
+        #expect(queue.take(ifSerial: peeked?.serial ?? -1) == nil, "the head is of the new timeline")
+        #expect(queue.count == 1)
+        #expect(queue.take(ifSerial: 1)?.element.id == 2)
+        #expect(queue.take(ifSerial: 1) == nil, "empty: nothing to take, no wait")
+    }
+
     @Test func takeTimesOutAndAbortWakesWaiters() {
         let queue = BlockingQueue<Item>(limits: .init(count: 1))
         let start = monotonicSeconds()
@@ -131,7 +143,9 @@ private final class LockedCounter: @unchecked Sendable {
     @Test func followsFFplaysComputeTargetDelay() {
         let frame = 0.04
         #expect(SyncPolicy.targetDelay(nominal: frame, drift: nil) == frame)
-        #expect(SyncPolicy.targetDelay(nominal: frame, drift: 0.01) == frame, "inside the threshold")
+        #expect(SyncPolicy.targetDelay(nominal: frame, drift: 0.002) == frame, "clock noise is left alone")
+        #expect(abs(SyncPolicy.targetDelay(nominal: frame, drift: 0.01) - (frame + 0.001)) < 1e-12, "inside the threshold: a tenth")
+        #expect(abs(SyncPolicy.targetDelay(nominal: frame, drift: -0.03) - (frame - 0.003)) < 1e-12)
         #expect(SyncPolicy.targetDelay(nominal: frame, drift: -0.1) == 0, "video late: show now")
         #expect(abs(SyncPolicy.targetDelay(nominal: frame, drift: -0.02 - frame) - 0) < 1e-12)
         #expect(SyncPolicy.targetDelay(nominal: frame, drift: 0.05) == 2 * frame, "video early: wait a frame more")

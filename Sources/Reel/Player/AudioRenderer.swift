@@ -17,6 +17,10 @@ final class AudioRenderer: @unchecked Sendable {
     private var pendingMediaTime: Double?
     private var reachedEnd = false
 
+    /// An untimed device pulls again as soon as a pull returns: with nothing to give
+    /// (paused, starved, ended) the pull waits this long, or it would spin on the lock.
+    static let untimedIdleWait = 0.005
+
     init(session: PlaybackSession, format: AudioDeviceFormat) {
         self.session = session
         self.format = format
@@ -34,6 +38,7 @@ final class AudioRenderer: @unchecked Sendable {
         }
         guard !paused, !aborted else {
             output.update(repeating: 0)
+            if session.configuration.untimed { Thread.sleep(forTimeInterval: Self.untimedIdleWait) }
             return
         }
         if serial != converterSerial || abs(converter.tempo - rate) > 1e-6 {
@@ -77,6 +82,7 @@ final class AudioRenderer: @unchecked Sendable {
             for index in written..<output.count { output[index] = 0 }
             if !reachedEnd && !session.control.read({ $0.readerAtEnd }) { session.control.update { $0.statistics.audioUnderruns += 1 } }
             if reachedEnd && written == 0 && pending.isEmpty { session.streamEnded(video: false, serial: serial) }
+            if written == 0 && session.configuration.untimed { session.audioFrames.waitForElement(timeout: Self.untimedIdleWait) }
         }
         let gain = Float(muted ? 0 : volume * volume)
         if gain != 1 { for index in 0..<written { output[index] *= gain } }

@@ -61,11 +61,11 @@ struct DisplayLoop {
             }
             emptySince = nil
             if itemSerial != serial {
-                _ = session.videoFrames.take(timeout: 0)
+                session.videoFrames.take(ifSerial: itemSerial)
                 continue
             }
             guard let frame = item.frame, let pts = item.pts else {
-                _ = session.videoFrames.take(timeout: 0)
+                session.videoFrames.take(ifSerial: itemSerial)
                 if item.frame == nil { session.streamEnded(video: true, serial: itemSerial) }
                 continue
             }
@@ -100,7 +100,7 @@ struct DisplayLoop {
             if let (next, nextSerial) = session.videoFrames.peek(1), nextSerial == serial, let nextPTS = next.pts {
                 let ownDuration = (nextPTS - pts) > 0 ? (nextPTS - pts) / rate : item.duration / rate
                 if SyncPolicy.shouldDrop(frameEnd: frameTimer + ownDuration, now: now, isVideoMaster: session.master == .video) {
-                    _ = session.videoFrames.take(timeout: 0)
+                    session.videoFrames.take(ifSerial: serial)
                     control.update { $0.statistics.framesDropped += 1 }
                     lastShown = (pts, item.duration)
                     control.update { $0.videoClock.set(pts, serial: serial, at: now) }
@@ -132,7 +132,8 @@ struct DisplayLoop {
     }
 
     private mutating func show(_ frame: VideoFrame, pts: Double, duration: Double, serial: Int, at now: Double, output: VideoOutput) {
-        _ = session.videoFrames.take(timeout: 0)
+        // Removed only if still there: a seek meanwhile flushed it, and the new head is not ours.
+        session.videoFrames.take(ifSerial: serial)
         output.present(frame)
         if !output.feedsFrameTap { session.frameTap?.deliver(frame) }
         lastShown = (pts, duration)

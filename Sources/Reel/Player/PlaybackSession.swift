@@ -3,7 +3,13 @@ import ReelCore
 import ReelFFmpeg
 
 /// One opened input being played: the threads of SGPlayer's FFmpeg engine (read, video
-/// decode, video display; audio pulled by the device) and the queues between them.
+/// decode, audio decode, video display; audio pulled by the device) and the queues between
+/// them.
+///
+/// Each stream has its own decode thread fed by a packet queue bounded in bytes and
+/// seconds, as in ffplay: the reader then never waits on a small frame queue of one
+/// stream while the other stream's decoder still needs packets (a frame-threaded video
+/// decoder holds one packet per thread before its first frame comes out).
 final class PlaybackSession: @unchecked Sendable {
     let configuration: PlayerConfiguration
     let control = PlaybackControl()
@@ -13,6 +19,7 @@ final class PlaybackSession: @unchecked Sendable {
     let master: ClockMaster
     let startTime: Double
     let videoPackets: BlockingQueue<QueuedPacket>
+    let audioPackets: BlockingQueue<QueuedPacket>
     let videoFrames: BlockingQueue<QueuedVideoFrame>
     let audioFrames: BlockingQueue<QueuedAudioFrame>
     let videoOutput: VideoOutput?
@@ -29,6 +36,8 @@ final class PlaybackSession: @unchecked Sendable {
     private let audioDecoder: Decoder?
     let videoDecoder: Decoder?
     private let finished = DispatchGroup()
+    /// Seeks come from the caller and from the window's keys: one at a time.
+    private let seekLock = NSLock()
     lazy var audioRenderer: AudioRenderer? = audioOutput.map { AudioRenderer(session: self, format: $0.format) }
 
     init(url: String, configuration: PlayerConfiguration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
@@ -65,6 +74,7 @@ final class PlaybackSession: @unchecked Sendable {
             : requested == .video && videoStream == nil ? .audio : requested
         let packetLimits = BlockingQueue<QueuedPacket>.Limits(bytes: configuration.packetQueueBytes, seconds: configuration.packetQueueSeconds)
         videoPackets = BlockingQueue(limits: packetLimits)
+        audioPackets = BlockingQueue(limits: packetLimits)
         videoFrames = BlockingQueue(limits: .init(count: configuration.videoFrameQueueCount))
         audioFrames = BlockingQueue(limits: .init(count: configuration.audioFrameQueueCount))
     }
@@ -74,11 +84,16 @@ final class PlaybackSession: @unchecked Sendable {
     func start() throws {
         spawn("reel.read") { [self] in readLoop() }
         if videoStream != nil {
-            if configuration.videoDecoding == .asynchronous { spawn("reel.video.decode") { [self] in videoDecodeLoop() } }
+            if configuration.videoDecoding == .asynchronous {
+                spawn("reel.video.decode") { [self] in decodeLoop(videoPackets, videoDecoder, queue: queueVideo, end: { self.videoFrames.put(QueuedVideoFrame(frame: nil), serial: $0) }) }
+            }
             spawn("reel.video.display") { [self] in
                 var loop = DisplayLoop(session: self)
                 loop.run()
             }
+        }
+        if audioStream != nil {
+            spawn("reel.audio.decode") { [self] in decodeLoop(audioPackets, audioDecoder, queue: queueAudio, end: { self.audioFrames.put(QueuedAudioFrame(frame: nil), serial: $0) }) }
         }
         if let audioOutput, let renderer = audioRenderer {
             try audioOutput.start { buffer, heardAt in renderer.render(into: buffer, heardAt: heardAt) }
@@ -89,6 +104,7 @@ final class PlaybackSession: @unchecked Sendable {
     func stop() {
         control.update { $0.aborted = true }
         videoPackets.abort()
+        audioPackets.abort()
         videoFrames.abort()
         audioFrames.abort()
         demuxer.cancel()
@@ -112,8 +128,18 @@ final class PlaybackSession: @unchecked Sendable {
 
     /// Starts a new timeline at once: queues are emptied (waking blocked producers) and
     /// the read thread is told where to go.
+    ///
+    /// The queues move to the new serial before the reader can learn of the seek: the
+    /// other way round, the first packets of the new timeline (its keyframe) could be put
+    /// while a queue still had the old serial, and be dropped as stale.
     func requestSeek(to target: Double, mode: SeekMode) {
+        seekLock.lock()
+        defer { seekLock.unlock() }
         let serial = control.read { $0.serial } + 1
+        videoPackets.flush(serial: serial)
+        audioPackets.flush(serial: serial)
+        videoFrames.flush(serial: serial)
+        audioFrames.flush(serial: serial)
         control.update { control in
             control.serial = serial
             control.pendingSeek = .init(target: target, mode: mode)
@@ -123,9 +149,7 @@ final class PlaybackSession: @unchecked Sendable {
             control.audioEnded = false
             control.endReported = false
         }
-        videoPackets.flush(serial: serial)
-        videoFrames.flush(serial: serial)
-        audioFrames.flush(serial: serial)
+        testHooks.seekPublished()
     }
 
     // MARK: Read thread
@@ -143,7 +167,6 @@ final class PlaybackSession: @unchecked Sendable {
                 } catch {
                     emit(.error(PlayerError(error as? InputError ?? InputError(.other, operation: .seek, url: demuxer.url))))
                 }
-                audioDecoder?.flush()
                 if configuration.videoDecoding == .synchronous { videoDecoder?.flush() }
                 continue
             }
@@ -157,7 +180,7 @@ final class PlaybackSession: @unchecked Sendable {
                     continue
                 }
                 if packet.streamIndex == audioStream {
-                    try audioDecoder?.decode(packet) { frame in queueAudio(frame, serial: serial) }
+                    audioPackets.put(QueuedPacket(packet: packet), serial: serial)
                 } else if packet.streamIndex == videoStream {
                     if configuration.videoDecoding == .asynchronous {
                         videoPackets.put(QueuedPacket(packet: packet), serial: serial)
@@ -180,10 +203,7 @@ final class PlaybackSession: @unchecked Sendable {
             try videoDecoder?.drain { frame in queueVideo(frame, serial: serial) }
             videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
         }
-        if audioStream != nil {
-            try audioDecoder?.drain { frame in queueAudio(frame, serial: serial) }
-            audioFrames.put(QueuedAudioFrame(frame: nil), serial: serial)
-        }
+        if audioStream != nil { audioPackets.put(QueuedPacket(packet: nil), serial: serial) }
         testHooks.readerReachingEnd()
         // A seek that came while the markers were queued started a new timeline, which
         // has not been read at all: only the end of the timeline read here is recorded.
@@ -205,22 +225,25 @@ final class PlaybackSession: @unchecked Sendable {
         videoFrames.put(item, serial: serial)
     }
 
-    // MARK: Video decode thread
+    // MARK: Decode threads
 
-    private func videoDecodeLoop() {
-        guard let decoder = videoDecoder else { return }
+    /// Decodes the packets of one stream as they come, flushing the decoder when a seek
+    /// starts a new timeline; at the end marker drains it and queues the end with `end`.
+    private func decodeLoop(_ packets: BlockingQueue<QueuedPacket>, _ decoder: Decoder?,
+                            queue: (DecodedFrame, Int) -> Void, end: (Int) -> Void) {
+        guard let decoder else { return }
         var decoderSerial = -1
-        while let (item, serial) = videoPackets.take() {
+        while let (item, serial) = packets.take() {
             if serial != decoderSerial {
                 if decoderSerial >= 0 { decoder.flush() }
                 decoderSerial = serial
             }
             do {
                 if let packet = item.packet {
-                    try decoder.decode(packet) { frame in queueVideo(frame, serial: serial) }
+                    try decoder.decode(packet) { frame in queue(frame, serial) }
                 } else {
-                    try decoder.drain { frame in queueVideo(frame, serial: serial) }
-                    videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
+                    try decoder.drain { frame in queue(frame, serial) }
+                    end(serial)
                 }
             } catch {
                 if !control.read({ $0.aborted }) { fail(error) }

@@ -5,4 +5,7 @@ struct PlaybackTestHooks: Sendable {
     /// On the read thread, after the end-of-stream markers are queued and before the
     /// reader records that it reached the end of the input.
     var readerReachingEnd: @Sendable () -> Void = {}
+    /// On the seeking thread, once a seek is visible to the read thread (it may act on it
+    /// from here on) and before the seek call returns.
+    var seekPublished: @Sendable () -> Void = {}
 }

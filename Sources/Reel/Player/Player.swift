@@ -62,7 +62,7 @@ public final class Player: @unchecked Sendable {
     /// How far ahead of ``currentTime`` media is read and queued, seconds.
     public var bufferedTime: Double? {
         guard let session = lock.withLock({ session }), let now = currentTime else { return nil }
-        let queued = max(session.videoPackets.duration, session.audioFrames.duration)
+        let queued = max(session.videoPackets.duration, session.audioPackets.duration + session.audioFrames.duration)
         return session.control.read { $0.readerAtEnd } ? session.duration : now + queued
     }
 

@@ -56,19 +56,34 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     public func take(timeout: Double? = nil) -> (element: Element, serial: Int)? {
         lock.withLock {
             guard waitWhile(timeout: timeout, { head == items.count }) else { return nil }
-            guard !aborted, let item = items[head] else { return nil }
-            items[head] = nil
-            head += 1
-            if head > 64 && head * 2 > items.count {
-                items.removeFirst(head)
-                head = 0
-            }
-            bytes -= item.element.queueBytes
-            seconds -= item.element.queueSeconds
-            if head == items.count { seconds = 0 }
-            lock.broadcast()
-            return item
+            return removeHead()
         }
+    }
+
+    /// Removes the head if it belongs to timeline `serial`, without waiting: a consumer that
+    /// peeked it removes it so, and a flush and new elements meanwhile are left alone.
+    @discardableResult
+    public func take(ifSerial serial: Int) -> (element: Element, serial: Int)? {
+        lock.withLock {
+            guard head < items.count, items[head]?.serial == serial else { return nil }
+            return removeHead()
+        }
+    }
+
+    /// With the lock held and an element queued.
+    private func removeHead() -> (element: Element, serial: Int)? {
+        guard !aborted, let item = items[head] else { return nil }
+        items[head] = nil
+        head += 1
+        if head > 64 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        bytes -= item.element.queueBytes
+        seconds -= item.element.queueSeconds
+        if head == items.count { seconds = 0 }
+        lock.broadcast()
+        return item
     }
 
     /// The element `offset` places behind the head (0: what `take()` would return),

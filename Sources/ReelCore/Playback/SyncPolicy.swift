@@ -2,6 +2,11 @@
 ///
 /// The frame's nominal delay (its duration) is stretched or shrunk by how far video runs
 /// from the master clock, inside a threshold that scales with the frame duration.
+///
+/// Below that threshold ffplay leaves a drift alone for ever: after an audio underrun the
+/// audio clock falls back by the silence played, and video stays that far ahead (30 ms
+/// is invisible to ffplay's 40 ms threshold, but a viewer sees it). Reel takes a tenth of
+/// such a drift off each frame's delay, so it fades within a second without a jump.
 public enum SyncPolicy {
     /// Below this drift (seconds) no correction is made (ffplay `AV_SYNC_THRESHOLD_MIN`).
     public static let minThreshold = 0.04
@@ -11,6 +16,10 @@ public enum SyncPolicy {
     public static let frameDuplicationThreshold = 0.1
     /// Past this drift the clocks are considered unrelated and not corrected (`AV_NOSYNC_THRESHOLD`).
     public static let noSyncThreshold = 10.0
+    /// The part of a drift below the threshold that one frame's delay takes off.
+    public static let gentleCorrection = 0.1
+    /// A drift smaller than this is clock noise, left alone.
+    public static let gentleCorrectionFloor = 0.003
 
     /// The delay before showing the next frame.
     /// - Parameters:
@@ -22,6 +31,7 @@ public enum SyncPolicy {
         if drift <= -threshold { return max(0, nominal + drift) }
         if drift >= threshold && nominal > frameDuplicationThreshold { return nominal + drift }
         if drift >= threshold { return 2 * nominal }
+        if abs(drift) > gentleCorrectionFloor { return nominal + gentleCorrection * drift }
         return nominal
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Reel
+@testable import Reel
 import Testing
 
 extension PlaybackTests {
@@ -13,15 +13,16 @@ extension PlaybackTests {
             var dropped: Int
         }
 
-        private func measure(seconds: Double) async throws -> Measurement {
-            let path = try Fixtures.flashAndBeep()
+        private func measure(seconds: Int, dropout: (afterSamples: Int, seconds: Double)? = nil) async throws -> Measurement {
+            let path = try Fixtures.flashAndBeep(seconds: seconds)
             let video = HeadlessVideoOutput(measureLuma: true)
             let audio = HeadlessAudioOutput(keepSamples: true)
+            audio.dropout = dropout
             let player = Player.headless(video: video, audio: audio)
             let events = EventLog(player)
             try await player.open(path)
             player.play()
-            #expect(await events.wait(timeout: seconds + 15) { if case .endOfStream = $0 { true } else { false } })
+            #expect(await events.wait(timeout: Double(seconds) + 15) { if case .endOfStream = $0 { true } else { false } })
             let dropped = player.statistics.framesDropped
             player.stop()
 
@@ -64,6 +65,21 @@ extension PlaybackTests {
 
         @Test(.timeLimit(.minutes(3))) func flashesMeetTheirBeeps() async throws {
             expectInSync(try await measure(seconds: 60), label: "idle machine")
+        }
+
+        /// The device plays 30 ms of its own silence 2 s in (an underrun): the audio clock
+        /// falls back by that much, below ffplay's 40 ms threshold; the offset must fade.
+        @Test(.timeLimit(.minutes(2))) func aDeviceUnderrunLeavesNoLastingOffset() async throws {
+            let measurement = try await measure(seconds: 8, dropout: (afterSamples: 2 * 48000 + 24000, seconds: 0.03))
+            let start = measurement.beeps.first ?? 0
+            let offsets = measurement.flashes.compactMap { flash in
+                measurement.beeps.min(by: { abs($0 - flash) < abs($1 - flash) }).map { (at: flash - start, offset: flash - $0) }
+            }
+            let settled = offsets.filter { $0.at > 4.4 }
+            #expect(settled.count >= 3, "\(offsets)")
+            let worst = settled.map { abs($0.offset) }.max() ?? .infinity
+            #expect(worst <= 0.012, "offsets 2 s after the underrun: \(settled.map { String(format: "%+.1f", $0.offset * 1000) }) ms")
+            print("A/V sync after a 30 ms device underrun: \(offsets.map { String(format: "%+.1f", $0.offset * 1000) }) ms (flash minus beep, one per second)")
         }
 
         @Test(.timeLimit(.minutes(3))) func syncHoldsWhileBothCoresAreBusy() async throws {

@@ -53,6 +53,22 @@ extension PlaybackTests {
             player.stop()
         }
 
+        /// A frame-threaded decoder holds a packet per thread before its first frame comes
+        /// out; while paused nothing drains the audio, so the reader must not wait on a full
+        /// audio queue before the video decoder has what it needs for the frame at the start.
+        @Test(.timeLimit(.minutes(1)), arguments: [1, 16])
+        func pausedAtAStartTimeTheFrameThereIsShownWhateverTheDecoderThreads(threads: Int) async throws {
+            var configuration = PlayerConfiguration()
+            configuration.decoder = DecoderOptions(threadCount: threads)
+            let video = RecordingVideoOutput()
+            let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
+            let events = EventLog(player)
+            try await player.open(Fixtures.seekable(), startingAt: 3.2)
+            #expect(await events.wait(timeout: 10) { if case .firstFrame = $0 { true } else { false } }, "no frame while paused at 3.2 s")
+            #expect(video.shown.first.map { abs($0.pts - 3.2) < 0.001 } == true, "shown: \(video.shown.map(\.pts))")
+            player.stop()
+        }
+
         @Test(.timeLimit(.minutes(1))) func playingAgainAfterTheEndStartsOver() async throws {
             let (player, _) = headlessPlayer(untimed: true)
             let events = EventLog(player)
@@ -62,6 +78,24 @@ extension PlaybackTests {
             player.play()
             #expect(player.state == .playing)
             #expect(await events.wait { _ in events.count(where: { if case .endOfStream = $0 { true } else { false } }) >= 2 })
+            player.stop()
+        }
+
+        /// An untimed device pulls again as soon as a pull returns; with nothing left to
+        /// play it must wait between pulls, not spin (each pull also takes the playback's lock).
+        @Test(.timeLimit(.minutes(1))) func anUntimedDeviceDoesNotSpinAfterTheEnd() async throws {
+            let audio = HeadlessAudioOutput(untimed: true)
+            var configuration = PlayerConfiguration()
+            configuration.untimed = true
+            let player = Player.headless(configuration: configuration, audio: audio)
+            let events = EventLog(player)
+            try await player.open(Fixtures.named("h264-baseline-aac.mp4").path)
+            player.play()
+            #expect(await events.wait { isState(.ended)($0) })
+            let atEnd = audio.pullLog.count
+            try await Task.sleep(for: .milliseconds(500))
+            let idlePulls = audio.pullLog.count - atEnd
+            #expect(idlePulls < 500, "\(idlePulls) pulls in 0.5 s after the end")
             player.stop()
         }
 

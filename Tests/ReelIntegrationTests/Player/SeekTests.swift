@@ -39,6 +39,33 @@ extension PlaybackTests {
             player.stop()
         }
 
+        /// A seek issued at once after opening, before anything is shown, while the reader
+        /// races ahead: each lands on its keyframe (a seek used to reach the reader before
+        /// the queues had moved to the new timeline, which then dropped its keyframe).
+        @Test(.timeLimit(.minutes(2))) func keyframeSeeksRightAfterOpeningLandOnTheirKeyframe() async throws {
+            let path = try Fixtures.seekable()
+            let reference = try referenceFrames(path)
+            let keyframes = try keyframeTimes(path)
+            var generator = SeededGenerator(seed: 5)
+            for _ in 0..<25 {
+                let video = RecordingVideoOutput()
+                let player = Player(videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
+                let events = EventLog(player)
+                try await player.open(path)
+                let target = Double.random(in: 0.5..<9.9, using: &generator)
+                player.seek(to: target)
+                let landing = keyframes.last { $0 <= target + 1e-6 } ?? 0
+                let arrived = await events.wait(timeout: 10) { event in
+                    if case .seekCompleted(let position) = event { abs(position - landing) < 0.001 } else { false }
+                }
+                #expect(arrived, "seek to \(target) right after opening: shown \(video.shown.map(\.pts)), expected \(landing)")
+                if arrived {
+                    #expect(video.shown.last?.md5 == expectedFrame(at: landing, in: reference).md5)
+                }
+                player.stop()
+            }
+        }
+
         @Test(.timeLimit(.minutes(2))) func exactSeeksLandOnTheFrameFFmpegDecodesThere() async throws {
             try await seekRandomly(mode: .exact, seed: 7) { $0 }
         }

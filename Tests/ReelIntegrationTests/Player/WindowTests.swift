@@ -119,9 +119,12 @@ extension PlaybackTests {
                                                     "scale=flags=bicubic+accurate_rnd+full_chroma_int+full_chroma_inp,format=rgb24", reference])
             try #require(made.status == 0, "\(made.stderr)")
 
-            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "3.2", clip], environment: ["DISPLAY": display.name])
+            let log = directory.appendingPathComponent("player.log").path
+            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "3.2", clip], environment: ["DISPLAY": display.name],
+                                               errorPath: log)
             defer { player.stop() }
-            let window = try #require(try display.window(titled: "Reel"), "no window appeared")
+            let window = try #require(try display.window(titled: "Reel"),
+                                      "no window appeared; the player \(player.isRunning ? "runs" : "ended with \(player.exitStatus ?? -1)"): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             #expect(window.width == 320 && window.height == 240 + 28, "window \(window)")
             Thread.sleep(forTimeInterval: 0.5)
             let shot = directory.appendingPathComponent("shot.png").path

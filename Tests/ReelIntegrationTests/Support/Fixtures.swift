@@ -120,10 +120,10 @@ enum Fixtures {
 
     /// 60 s at 25 fps with a white flash on the first frame of every second and a 1 kHz
     /// beep starting with it, for measuring A/V sync.
-    static func flashAndBeep() throws -> String {
-        try made("flash-beep-60s.mp4", [
-            "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=60,drawbox=c=white:t=fill:enable='lt(mod(t\\,1)\\,0.04)'",
-            "-f", "lavfi", "-i", "aevalsrc='if(lt(mod(t\\,1)\\,0.1)\\,0.8*sin(2*PI*1000*t)\\,0)':s=48000:d=60",
+    static func flashAndBeep(seconds: Int = 60) throws -> String {
+        try made("flash-beep-\(seconds)s.mp4", [
+            "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=\(seconds),drawbox=c=white:t=fill:enable='lt(mod(t\\,1)\\,0.04)'",
+            "-f", "lavfi", "-i", "aevalsrc='if(lt(mod(t\\,1)\\,0.1)\\,0.8*sin(2*PI*1000*t)\\,0)':s=48000:d=\(seconds)",
             "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k"])
     }
 

@@ -9,8 +9,9 @@ final class StatsReporter: @unchecked Sendable {
         line = LiveLine {
             let s = player.statistics
             let offset = s.avOffset.map { String(format: "%+.3f", $0) } ?? "n/a"
-            return String(format: "%8.2f s  shown %6d  dropped %4d  A-V %@  queues v %3d pkt %2d frm  a %2d frm ",
-                          s.position, s.framesShown, s.framesDropped, offset, s.videoPacketsQueued, s.videoFramesQueued, s.audioFramesQueued)
+            return String(format: "%8.2f s  shown %6d  dropped %4d  A-V %@  queues v %3d pkt %2d frm  a %3d pkt %2d frm ",
+                          s.position, s.framesShown, s.framesDropped, offset, s.videoPacketsQueued, s.videoFramesQueued,
+                          s.audioPacketsQueued, s.audioFramesQueued)
         }
     }
 

@@ -85,7 +85,9 @@ final class PlaybackSession: @unchecked Sendable {
         spawn("reel.read") { [self] in readLoop() }
         if videoStream != nil {
             if configuration.videoDecoding == .asynchronous {
-                spawn("reel.video.decode") { [self] in decodeLoop(videoPackets, videoDecoder, queue: queueVideo, end: { self.videoFrames.put(QueuedVideoFrame(frame: nil), serial: $0) }) }
+                spawn("reel.video.decode") { [self] in
+                    decodeLoop(videoPackets, videoDecoder, queue: queueVideo) { videoFrames.put(QueuedVideoFrame(frame: nil), serial: $0) }
+                }
             }
             spawn("reel.video.display") { [self] in
                 var loop = DisplayLoop(session: self)
@@ -93,7 +95,9 @@ final class PlaybackSession: @unchecked Sendable {
             }
         }
         if audioStream != nil {
-            spawn("reel.audio.decode") { [self] in decodeLoop(audioPackets, audioDecoder, queue: queueAudio, end: { self.audioFrames.put(QueuedAudioFrame(frame: nil), serial: $0) }) }
+            spawn("reel.audio.decode") { [self] in
+                decodeLoop(audioPackets, audioDecoder, queue: queueAudio) { audioFrames.put(QueuedAudioFrame(frame: nil), serial: $0) }
+            }
         }
         if let audioOutput, let renderer = audioRenderer {
             try audioOutput.start { buffer, heardAt in renderer.render(into: buffer, heardAt: heardAt) }

@@ -72,6 +72,7 @@ public final class Player: @unchecked Sendable {
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0
         statistics.videoPacketsQueued = session.videoPackets.count
+        statistics.audioPacketsQueued = session.audioPackets.count
         statistics.videoFramesQueued = session.videoFrames.count
         statistics.audioFramesQueued = session.audioFrames.count
         statistics.framesAllocated = session.framesAllocated

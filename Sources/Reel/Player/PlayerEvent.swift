@@ -33,6 +33,7 @@ public struct PlaybackStatistics: Sendable, Codable {
     public var avOffset: Double?
     public var videoPacketsQueued = 0
     public var videoFramesQueued = 0
+    public var audioPacketsQueued = 0
     public var audioFramesQueued = 0
     public var audioUnderruns = 0
     /// AVFrames allocated by the decoders' pools since opening.

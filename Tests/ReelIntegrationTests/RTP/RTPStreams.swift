@@ -81,6 +81,24 @@ enum RTPStreams {
             process = try BackgroundProcess(Paths.reel, ["rtp", "receive"] + arguments, outputPath: reportPath, errorPath: errorPath)
         }
 
+        /// For a receiver started with `--stats`: waits until its live line counts `packets`
+        /// received (or `seconds` pass), ends it with SIGINT as Ctrl-C does, and reads its
+        /// report. Waiting for the count, not for an idle timeout, lets a sender pause for
+        /// as long as a busy machine makes it.
+        func report(afterReceiving packets: Int, within seconds: Double = 30) throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline && received < packets { Thread.sleep(forTimeInterval: 0.05) }
+            process.interrupt()
+            return try report()
+        }
+
+        /// The packet count of the last live line on standard error.
+        private var received: Int {
+            let lines = ((try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "").split(separator: "\r")
+            guard let line = lines.last(where: { $0.contains(" pkts") }), let range = line.range(of: " pkts") else { return 0 }
+            return Int(line[..<range.lowerBound].split(separator: " ").last ?? "") ?? 0
+        }
+
         /// Waits for the receiver to stop on its own, then reads its report.
         func report(within seconds: Double = 30) throws -> [String: Any] {
             let deadline = Date().addingTimeInterval(seconds)

@@ -116,6 +116,9 @@ final class BackgroundProcess {
 
     func stop() { Processes.stop(process) }
 
+    /// Sends SIGINT, as Ctrl-C does.
+    func interrupt() { if process.isRunning { process.interrupt() } }
+
     deinit { stop() }
 }
 

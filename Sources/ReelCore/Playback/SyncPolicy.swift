@@ -8,7 +8,8 @@
 /// is invisible to ffplay's 40 ms threshold, but a viewer sees it). Reel takes a tenth of
 /// such a drift off each frame's delay, so it fades within a second without a jump.
 public enum SyncPolicy {
-    /// Below this drift (seconds) no correction is made (ffplay `AV_SYNC_THRESHOLD_MIN`).
+    /// Below this drift (seconds) ffplay makes no correction and Reel only the gentle one
+    /// (ffplay `AV_SYNC_THRESHOLD_MIN`).
     public static let minThreshold = 0.04
     /// Above this drift a correction is always made (`AV_SYNC_THRESHOLD_MAX`).
     public static let maxThreshold = 0.1

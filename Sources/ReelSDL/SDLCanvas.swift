@@ -8,8 +8,12 @@ struct SDLCanvas {
     private var texture: OpaquePointer?
     private var textureSize = (width: 0, height: 0)
 
-    init?(title: String, x: Int32, y: Int32, width: Int32, height: Int32, flags: UInt32) {
-        window = SDL_CreateWindow(title, x, y, width, height, flags)
+    /// The window is made hidden and shown (when `shown`) only once its renderer exists:
+    /// making a renderer can unmap and map the window again (SDL 2 recreates it for
+    /// OpenGL), and a window manager's close request that arrives in between is lost, so
+    /// a window must not be visible, and closable, before then.
+    init?(title: String, x: Int32, y: Int32, width: Int32, height: Int32, flags: UInt32, shown: Bool) {
+        window = SDL_CreateWindow(title, x, y, width, height, flags | SDL_WINDOW_HIDDEN.rawValue)
         guard window != nil else { return nil }
         renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue)
             ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
@@ -17,6 +21,7 @@ struct SDLCanvas {
             SDL_DestroyWindow(window)
             return nil
         }
+        if shown { SDL_ShowWindow(window) }
     }
 
     var windowID: UInt32 { window.map(SDL_GetWindowID) ?? 0 }

@@ -30,8 +30,7 @@ final class SDLPictureInPicture {
             ? (bounds.x + bounds.w - Int32(width) - 16, bounds.y + bounds.h - Int32(height) - 16)
             : (Int32(reel_sdl_windowpos_undefined()), Int32(reel_sdl_windowpos_undefined()))
         let flags = SDL_WINDOW_BORDERLESS.rawValue | SDL_WINDOW_ALWAYS_ON_TOP.rawValue | SDL_WINDOW_SKIP_TASKBAR.rawValue
-            | SDL_WINDOW_HIDDEN.rawValue
-        canvas = SDLCanvas(title: Self.title, x: position.x, y: position.y, width: Int32(width), height: Int32(height), flags: flags)
+        canvas = SDLCanvas(title: Self.title, x: position.x, y: position.y, width: Int32(width), height: Int32(height), flags: flags, shown: false)
     }
 
     func show() {

@@ -201,7 +201,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         SDL_StopTextInput()
         let position = Int32(reel_sdl_windowpos_undefined())
         canvas = SDLCanvas(title: title, x: position, y: position, width: Int32(width), height: Int32(height) + barHeight,
-                           flags: SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
+                           flags: SDL_WINDOW_RESIZABLE.rawValue, shown: true)
         pictureInPicture?.create(videoWidth: width, videoHeight: height)
         return canvas != nil
     }

@@ -40,7 +40,8 @@ extension PlaybackTests {
             func window(titled title: String, timeout: Double = 30) throws -> (x: Int, y: Int, width: Int, height: Int)? {
                 let deadline = Date().addingTimeInterval(timeout)
                 while Date() < deadline {
-                    let found = try Processes.run("xdotool", ["search", "--name", title, "getwindowgeometry"], environment: ["DISPLAY": name])
+                    // Shown windows only: a user sees, and can close, nothing else.
+                    let found = try Processes.run("xdotool", ["search", "--onlyvisible", "--name", title, "getwindowgeometry"], environment: ["DISPLAY": name])
                     let numbers = found.stdout.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
                     // "Window N / Position: X,Y (screen: 0) / Geometry: WxH"
                     if found.status == 0, numbers.count >= 6 { return (numbers[1], numbers[2], numbers[4], numbers[5]) }

@@ -8,6 +8,7 @@ struct ReelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reel",
         abstract: "Play, inspect, transform and receive video on Linux.",
+        version: VersionText.text,
         subcommands: [PlayCommand.self, ProbeCommand.self, DecodeCommand.self, PanoCommand.self, VAPCommand.self, EncodeCommand.self, RTPCommand.self])
 }
 

@@ -1,0 +1,10 @@
+import Reel
+import ReelSDL
+
+/// What `reel --version` prints: Reel's release, then the libraries it runs on, named as
+/// FFmpeg's own tools name them, for bug reports.
+enum VersionText {
+    static var text: String {
+        "reel \(ReelVersion.current)\n\(FFmpegVersion.libavformat) \(FFmpegVersion.libavcodec) SDL \(SDLVersion.linked)"
+    }
+}

@@ -10,6 +10,7 @@ packages=(
   libfreetype-dev fonts-dejavu-core   # text in VAP fusion animations
   xvfb x11-apps xdotool # a real X display for window tests, screenshots (xwd) and input
   python3-xlib          # window-manager messages (closing a window) in window tests
+  tshark                # Wireshark's dissectors read what went on the wire (RTCP)
   zsh fish              # the shells whose completion scripts the tests load
   mpv                   # the playback benchmark's peer
   nginx-light libnginx-mod-rtmp   # a real RTMP server for the input tests

@@ -35,7 +35,6 @@ extension AnnexBWriter: EncodedSampleSink {
 
 extension RTPSender: EncodedSampleSink {
     func write(audio packet: Packet) throws {}
-    func finish() throws {}
 }
 
 /// The container writer, told each sample's duration (the last one would otherwise be

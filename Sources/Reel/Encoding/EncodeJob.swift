@@ -83,6 +83,12 @@ public final class EncodeJob: @unchecked Sendable {
             try sinkLock.withLock { for packet in packets { try sink.write(audio: packet) } }
         }
         while let (frame, time) = try input.nextFrame() {
+            if firstTime == nil, input.isLive, let sender = sink as? RTPSender {
+                // Sender reports map RTP time to capture time: the input's clock, or the
+                // moment a live input handed the picture over.
+                let anchor = input.captureOrigin.map { (captured: $0, media: 0.0) } ?? (captured: monotonicSeconds(), media: time.seconds)
+                sinkLock.withLock { sender.anchorMediaClock(capturedAt: anchor.captured, mediaTime: anchor.media) }
+            }
             let start = firstTime ?? time.seconds
             firstTime = start
             if let maxDuration, time.seconds - start >= maxDuration - 1e-9 {

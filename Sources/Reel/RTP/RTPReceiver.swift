@@ -66,6 +66,8 @@ public final class RTPReceiver: @unchecked Sendable {
     private let srtp: SRTPSession?
     private var counts = RTPReceiverStatistics()
     private var lastSenderReport: (middle: UInt32, at: Double)?
+    /// The sender's wall clock from its last report: access units get their capture time.
+    private var senderClock: SenderClock?
     private var previousReport = (expected: 0, received: 0)
     private let ssrc = UInt32.random(in: 1...UInt32.max)
     private let startedAt = monotonicSeconds()
@@ -270,9 +272,11 @@ public final class RTPReceiver: @unchecked Sendable {
         counts.rtcpPackets += 1
         for packet in packets {
             switch packet {
-            case .senderReport(_, let ntp, _, _, _, _):
+            case .senderReport(_, let ntp, let rtpTimestamp, _, _, _):
                 counts.senderReports += 1
-                lastSenderReport = (UInt32(truncatingIfNeeded: ntp >> 16), now)
+                lastSenderReport = (NTPTimestamp(value: ntp).middle32, now)
+                senderClock = SenderClock(ntpTimestamp: NTPTimestamp(value: ntp), rtpTimestamp: rtpTimestamp,
+                                          clockRate: configuration.description.clockRate)
             case .bye:
                 counts.byes += 1
             default:
@@ -286,7 +290,8 @@ public final class RTPReceiver: @unchecked Sendable {
     }
 
     private func deliver(_ units: inout [AccessUnit], to handler: (AccessUnit) -> Void) {
-        for unit in units {
+        for var unit in units {
+            unit.captureTime = senderClock?.unixSeconds(ofRTPTimestamp: UInt32(truncatingIfNeeded: unit.timestamp))
             counts.accessUnits += 1
             if unit.isKeyframe { counts.keyframes += 1 }
             if unit.isCorrupted { counts.corruptedAccessUnits += 1 }

@@ -7,12 +7,16 @@ public struct AccessUnit: Sendable {
     public var isKeyframe: Bool
     /// Packets of it were lost or damaged: decoding it may show errors.
     public var isCorrupted: Bool
+    /// When the sender captured it, as a Unix time on the sender's clock: known once an RTCP
+    /// sender report has mapped its RTP timestamps to its wall clock (``SenderClock``).
+    public var captureTime: Double?
 
-    public init(units: [[UInt8]], timestamp: Int64, isKeyframe: Bool, isCorrupted: Bool) {
+    public init(units: [[UInt8]], timestamp: Int64, isKeyframe: Bool, isCorrupted: Bool, captureTime: Double? = nil) {
         self.units = units
         self.timestamp = timestamp
         self.isKeyframe = isKeyframe
         self.isCorrupted = isCorrupted
+        self.captureTime = captureTime
     }
 
     /// Every unit behind a 4-byte start code.

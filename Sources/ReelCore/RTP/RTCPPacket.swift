@@ -108,14 +108,35 @@ public enum RTCPPacket: Sendable, Equatable {
         bytes += [UInt8(words >> 8), UInt8(words & 0xFF)]
         bytes.appendBigEndian(ssrc)
         for block in blocks { block.append(to: &bytes) }
-        // SDES: one chunk, the CNAME item, then a null item padding the chunk to 32 bits.
+        return bytes + sourceDescription(ssrc: ssrc, cname: cname)
+    }
+
+    /// A compound sender report (RFC 3550 6.4.1) with the SDES CNAME: the sender's wall
+    /// clock and the RTP timestamp of the same instant, and what it sent so far (packets, and
+    /// payload octets without headers or padding). With `goodbye`, a BYE ends it (6.6).
+    public static func senderReport(ssrc: UInt32, ntpTimestamp: NTPTimestamp, rtpTimestamp: UInt32, packetCount: UInt32,
+                                    octetCount: UInt32, cname: String, goodbye: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = [0x80, 200, 0, 6]
+        bytes.appendBigEndian(ssrc)
+        bytes.appendBigEndian(UInt32(truncatingIfNeeded: ntpTimestamp.value >> 32))
+        bytes.appendBigEndian(UInt32(truncatingIfNeeded: ntpTimestamp.value))
+        for word in [rtpTimestamp, packetCount, octetCount] { bytes.appendBigEndian(word) }
+        bytes += sourceDescription(ssrc: ssrc, cname: cname)
+        if goodbye {
+            bytes += [0x81, 203, 0, 1]
+            bytes.appendBigEndian(ssrc)
+        }
+        return bytes
+    }
+
+    /// SDES with one chunk: the CNAME item, then a null item padding the chunk to 32 bits.
+    private static func sourceDescription(ssrc: UInt32, cname: String) -> [UInt8] {
         let name = Array(cname.utf8.prefix(255))
         var chunk: [UInt8] = []
         chunk.appendBigEndian(ssrc)
         chunk += [1, UInt8(name.count)] + name + [0]
         while chunk.count % 4 != 0 { chunk.append(0) }
-        let sdesWords = chunk.count / 4
-        bytes += [0x81, 202, UInt8(sdesWords >> 8), UInt8(sdesWords & 0xFF)] + chunk
-        return bytes
+        let words = chunk.count / 4
+        return [0x81, 202, UInt8(words >> 8), UInt8(words & 0xFF)] + chunk
     }
 }

@@ -19,6 +19,8 @@ public final class SyntheticCamera: EncoderInput {
     private let captionHeight: Int
     private var index = 0
     private var startWall: Double?
+    /// Frame `n` is captured at `startWall + n / rate`, however long it then takes to draw.
+    public var captureOrigin: Double? { isLive ? startWall : nil }
     private let clockFormat: DateFormatter = {
         let format = DateFormatter()
         format.dateFormat = "HH:mm:ss.SSS"

@@ -9,9 +9,9 @@ import ReelCore
 /// so that a receiver can map RTP timestamps to the sender's wall clock from the start, one
 /// every ``senderReportInterval`` seconds, and a last one at ``finish()`` (with a BYE only
 /// when asked: ffmpeg's RTP demuxer ends at a BYE and drops the packets it has not read
-/// yet, so ffmpeg's muxer sends none by default either). The
-/// media clock is anchored at a live input's first capture (``anchorMediaClock(capturedAt:mediaTime:)``),
-/// otherwise at the first sample.
+/// yet, so ffmpeg's muxer sends none by default either). The media clock is anchored at a
+/// live input's capture (``anchorMediaClock(capturedAt:mediaTime:)``), otherwise at the
+/// first sample.
 public final class RTPSender {
     public let sessionDescription: SessionDescription
     private let payloader: RTPPayloader
@@ -23,7 +23,8 @@ public final class RTPSender {
     private var sequenceNumber = UInt16.random(in: 0...UInt16.max)
     private let timestampOffset = UInt32.random(in: 0...UInt32.max)
     private let pacesInRealTime: Bool
-    /// The monotonic time at which media time `media` (a decode time) was due.
+    /// The monotonic time of media time `media`: a live input's capture, or when a paced
+    /// file's sample (its decode time) is due.
     private var mediaClock: (wall: Double, media: Double)?
     private var lastReportAt: Double?
     private let cname: String

@@ -27,7 +27,7 @@ extension PlaybackTests {
             let source = input == "file" ? ["-i", file, "--no-reordering"]
                                          : ["--camera", "320x240@25", "--realtime", "--duration", "6"]
             let sent = try Processes.run(Paths.reel, ["encode"] + source + ["--codec", "h264", "-o", "rtp://127.0.0.1:\(port)"], timeout: 60)
-            Thread.sleep(forTimeInterval: 0.3)
+            try capture.waitFor(3, matching: "rtcp.pt==200", decodeAs: Self.decodeAs(port))
             capture.stop()
             #expect(sent.status == 0, "\(sent.stderr)")
 
@@ -91,10 +91,13 @@ extension PlaybackTests {
             ].joined(separator: "\r\n"))
             let receiver = try RTPReceiver(configuration: .init(description: description))
             let units = try await receiver.accessUnits()
+            let received = ConditionLock()
+            nonisolated(unsafe) var count = 0
             let consumer = Task {
                 var delays: [Double] = []
                 var withoutTime = 0
                 for await unit in units {
+                    received.withLock { count += 1 }
                     guard let captured = unit.captureTime else {
                         withoutTime += 1
                         continue
@@ -111,7 +114,8 @@ extension PlaybackTests {
                 }.start()
             }
             #expect(status == 0)
-            try await Task.sleep(for: .milliseconds(300))
+            // Until every picture sent (3 s at 25 fps) is handed over, for 10 s at most.
+            for _ in 0..<200 where received.withLock({ count }) < 75 { try await Task.sleep(for: .milliseconds(50)) }
             let statistics = await receiver.stop()
             await receiver.waitUntilEnded()
             let (delays, withoutTime) = await consumer.value

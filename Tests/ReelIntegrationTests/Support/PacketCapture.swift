@@ -24,6 +24,16 @@ final class PacketCapture {
         throw TestSetupError("dumpcap did not start capturing: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
     }
 
+    /// Waits (up to `timeout` seconds) until `count` captured packets match `filter`: what
+    /// was sent last is on file before the capture ends.
+    func waitFor(_ count: Int, matching filter: String, decodeAs: [String], timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try? rows(matching: filter, fields: ["frame.number"], decodeAs: decodeAs).count) ?? 0 >= count { return }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+
     /// Ends the capture, as Ctrl-C does (dumpcap then writes out what it holds).
     func stop() {
         dumpcap.interrupt()

@@ -119,6 +119,12 @@ final class BackgroundProcess {
     /// Sends SIGINT, as Ctrl-C does.
     func interrupt() { if process.isRunning { process.interrupt() } }
 
+    /// Stops every thread of the process (SIGSTOP), as a machine too busy to run it would.
+    func suspend() { _ = process.suspend() }
+
+    /// Lets a suspended process run again (SIGCONT).
+    func resume() { _ = process.resume() }
+
     deinit { stop() }
 }
 

@@ -22,8 +22,13 @@ final class DatagramSocket: @unchecked Sendable {
     private let names: UnsafeMutablePointer<sockaddr_storage>
     private let payloads: UnsafeMutableRawPointer
     private let controls: UnsafeMutableRawPointer
-    /// Datagrams the kernel dropped because the socket's buffer was full (SO_RXQ_OVFL).
-    private(set) var kernelDrops = 0
+    /// Datagrams the kernel dropped because the socket's buffer was full, up to now (the
+    /// count SO_RXQ_OVFL would attach only to a datagram queued after the drops).
+    var kernelDrops: Int {
+        if isOpen { lastKernelDrops = max(lastKernelDrops, reel_socket_drops(descriptor)) }
+        return lastKernelDrops
+    }
+    private var lastKernelDrops = 0
     /// Where the last datagram came from.
     private(set) var lastSender: (address: sockaddr_storage, length: socklen_t)?
 
@@ -56,7 +61,6 @@ final class DatagramSocket: @unchecked Sendable {
                 try setOption(SOL_SOCKET, SO_RCVBUF, Self.receiveBufferSize)
             }
             try setOption(SOL_SOCKET, SO_TIMESTAMPNS, 1)
-            try setOption(SOL_SOCKET, SO_RXQ_OVFL, 1)
             if family == AF_INET6 { try setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0) }
             if Self.isMulticast(boundAddress, family: family) {
                 // A group is received on the wildcard address of its family.
@@ -85,6 +89,7 @@ final class DatagramSocket: @unchecked Sendable {
 
     func close() {
         guard isOpen else { return }
+        _ = kernelDrops
         isOpen = false
         _ = Glibc.close(descriptor)
     }
@@ -132,7 +137,7 @@ final class DatagramSocket: @unchecked Sendable {
         }
     }
 
-    /// The arrival time (wall clock, seconds) of SO_TIMESTAMPNS, and the drop count of SO_RXQ_OVFL.
+    /// The arrival time (wall clock, seconds) of SO_TIMESTAMPNS.
     private func readControl(_ header: msghdr) -> Double? {
         guard let base = header.msg_control else { return nil }
         let end = Int(header.msg_controllen)
@@ -145,8 +150,6 @@ final class DatagramSocket: @unchecked Sendable {
             if message.cmsg_level == SOL_SOCKET, message.cmsg_type == SO_TIMESTAMPNS, length >= headerSize + MemoryLayout<timespec>.size {
                 let time = base.loadUnaligned(fromByteOffset: offset + headerSize, as: timespec.self)
                 stamp = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-            } else if message.cmsg_level == SOL_SOCKET, message.cmsg_type == SO_RXQ_OVFL, length >= headerSize + 4 {
-                kernelDrops = Int(base.loadUnaligned(fromByteOffset: offset + headerSize, as: UInt32.self))
             }
             offset += (length + 7) & ~7
         }

@@ -49,6 +49,6 @@ final class ContainerSink: EncodedSampleSink {
     }
 
     func write(_ sample: EncodedSample) throws { try muxer.write(sample, duration: frameTicks) }
-    func write(audio packet: Packet) throws { try muxer.write(copied: packet) }
+    func write(audio packet: Packet) throws { try muxer.write(audio: packet) }
     func finish() throws { try muxer.finish() }
 }

@@ -24,9 +24,11 @@ public struct EncodeReport: Sendable, Codable, Equatable {
     /// Bits per second of video over the media duration.
     public var averageBitRate: Double
     public var packetsSent: Int?
-    /// The input's audio codec when its audio could not be copied into the output (MP4
-    /// does not take it, or the output is not a container); the output has no audio then.
+    /// The input's audio codec when the output has no audio: it is not a container.
     public var audioLeftOut: String?
+    /// The input's audio codec when the container could not take it and its audio was
+    /// re-encoded to AAC.
+    public var audioReencodedFrom: String?
 }
 
 /// One encode from an ``EncoderInput`` through an ``EncoderSession`` into an
@@ -41,6 +43,7 @@ public final class EncodeJob: @unchecked Sendable {
     private let sinkLock = ConditionLock()
     private var sinkError: Error?
     private var audioLeftOut: String?
+    private var audioReencodedFrom: String?
 
     /// - Parameters:
     ///   - duration: stop after this much media time (seconds).
@@ -119,7 +122,7 @@ public final class EncodeJob: @unchecked Sendable {
         return EncodeReport(framesIn: statistics.framesIn, framesDropped: statistics.framesDropped, samplesOut: statistics.samplesOut,
                             keyframesOut: statistics.keyframesOut, bytesOut: statistics.bytesOut, mediaSeconds: mediaSeconds,
                             elapsedSeconds: elapsed, averageBitRate: mediaSeconds > 0 ? Double(statistics.bytesOut) * 8 / mediaSeconds : 0,
-                            packetsSent: packetsSent(), audioLeftOut: audioLeftOut)
+                            packetsSent: packetsSent(), audioLeftOut: audioLeftOut, audioReencodedFrom: audioReencodedFrom)
     }
 
     private var inputAudioCodec: String? {
@@ -133,16 +136,10 @@ public final class EncodeJob: @unchecked Sendable {
             audioLeftOut = inputAudioCodec
             return try AnnexBWriter(path: path, repeatParameterSets: repeatParameterSets)
         case .container(let path):
-            var audio: (Int, Demuxer)?
-            if let file = input as? DecodedFileInput, let index = file.audioStreamIndex,
-               let codec = file.demuxer.info.streams.first(where: { $0.index == index })?.codecName,
-               EncodedSampleMuxer.copyableAudioCodecs.contains(codec) {
-                audio = (index, file.demuxer)
-            } else {
-                audioLeftOut = inputAudioCodec
-            }
+            let file = input as? DecodedFileInput
             let muxer = try EncodedSampleMuxer(path: path, format: format, timescale: EncoderSession.timescale, frameRate: input.frameRate,
-                                               copying: audio?.0, of: audio?.1)
+                                               audio: file?.audioStreamIndex, of: file?.demuxer)
+            if muxer.reencodesAudio { audioReencodedFrom = inputAudioCodec }
             return ContainerSink(muxer: muxer, frameRate: input.frameRate)
         case .rtp(let url, let sdpPath, let mtu):
             audioLeftOut = inputAudioCodec

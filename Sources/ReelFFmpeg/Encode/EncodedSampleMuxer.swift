@@ -2,24 +2,27 @@ import CFFmpeg
 import ReelCore
 
 /// Writes encoded samples (length-prefixed, with their `avcC`/`hvcC` record) into a
-/// container with libavformat, MP4 by default, with optionally one stream copied from an
-/// input (audio).
+/// container with libavformat, MP4 by default, with optionally one audio stream of an
+/// input: copied when the container takes its codec, else re-encoded to AAC.
 public final class EncodedSampleMuxer {
     private let path: String
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private var videoStream: UnsafeMutablePointer<AVStream>?
     private var copied: CopiedStream?
+    private var transcoded: TranscodedAudioStream?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var finished = false
     private let sampleTimeBase: AVRational
-    /// The container's audio codecs: other audio must be re-encoded before it goes in.
+    /// The container's audio codecs: other audio is re-encoded to AAC before it goes in.
     public static let copyableAudioCodecs: Set<String> = ["aac", "mp3", "mp2", "ac3", "eac3", "alac", "opus", "flac"]
+    /// Whether the audio stream is re-encoded to AAC rather than copied.
+    public var reencodesAudio: Bool { transcoded != nil }
 
     /// - Parameters:
     ///   - timescale: ticks per second of the samples' timestamps.
-    ///   - copying: a stream of `demuxer` whose packets ``write(copied:)`` takes.
+    ///   - audio: an audio stream of `demuxer` whose packets ``write(audio:)`` takes.
     public init(path: String, format: VideoFormatDescription, timescale: Int32, frameRate: Rational?,
-                copying copiedStreamIndex: Int? = nil, of demuxer: Demuxer? = nil) throws {
+                audio audioStreamIndex: Int? = nil, of demuxer: Demuxer? = nil) throws {
         self.path = path
         sampleTimeBase = AVRational(num: 1, den: timescale)
         var context: UnsafeMutablePointer<AVFormatContext>?
@@ -43,8 +46,12 @@ public final class EncodedSampleMuxer {
         parameters.pointee.extradata_size = Int32(record.count)
         stream.pointee.time_base = sampleTimeBase
         if let frameRate, frameRate.isKnown { stream.pointee.avg_frame_rate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator)) }
-        if let index = copiedStreamIndex, let demuxer {
-            copied = try CopiedStream(copying: index, of: demuxer, into: context)
+        if let index = audioStreamIndex, let demuxer, let stream = demuxer.info.streams.first(where: { $0.index == index }) {
+            if Self.copyableAudioCodecs.contains(stream.codecName) {
+                copied = try CopiedStream(copying: index, of: demuxer, into: context)
+            } else {
+                transcoded = try TranscodedAudioStream(transcoding: index, of: demuxer, into: context)
+            }
         }
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             code = avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE)
@@ -79,15 +86,22 @@ public final class EncodedSampleMuxer {
         guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }
     }
 
-    /// Writes a packet of the copied stream.
-    public func write(copied packet: Packet) throws {
-        guard let copied, let context, !finished else { return }
-        try copied.write(packet, to: context)
+    /// Writes a packet of the audio stream (packets of other streams are ignored).
+    public func write(audio packet: Packet) throws {
+        guard let context, !finished else { return }
+        try copied?.write(packet, to: context)
+        try transcoded?.write(packet, to: context)
     }
 
     public func finish() throws {
         guard !finished, let context else { return }
         finished = true
+        do {
+            try transcoded?.finish(into: context)
+        } catch {
+            if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
+            throw error
+        }
         let code = av_write_trailer(context)
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
         guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }

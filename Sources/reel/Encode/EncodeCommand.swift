@@ -112,7 +112,10 @@ struct EncodeCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data(String(format: "reel: %d frames (%d dropped) → %@, %.0f kbit/s\n", report.samplesOut,
                                                    report.framesDropped, output, report.averageBitRate / 1000).utf8))
         if let codec = report.audioLeftOut {
-            FileHandle.standardError.write(Data("reel: the input's \(codec) audio is not in the output (copied into containers that take it only; no re-encoding)\n".utf8))
+            FileHandle.standardError.write(Data("reel: the input's \(codec) audio is not in the output (only a container carries audio)\n".utf8))
+        }
+        if let codec = report.audioReencodedFrom {
+            FileHandle.standardError.write(Data("reel: the input's \(codec) audio was re-encoded to AAC (the container does not take \(codec))\n".utf8))
         }
         if stats {
             let encoder = JSONEncoder()

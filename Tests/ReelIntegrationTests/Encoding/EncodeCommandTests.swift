@@ -138,6 +138,47 @@ extension PlaybackTests {
             #expect(try EncodeOracle.decodingErrors(path).isEmpty)
         }
 
+        /// Audio an MP4 cannot carry (PCM, Vorbis) is re-encoded to AAC: same rate and
+        /// channels, in sync, and every second of it there. Each second of the source is a
+        /// step louder, so a second lost, doubled or moved shows in the levels ffmpeg measures.
+        @Test(arguments: [("pcm_s16le", 48_000, 2), ("libvorbis", 44_100, 1)])
+        func audioTheContainerCannotTakeIsReencodedToAAC(_ codec: String, _ rate: Int, _ channels: Int) throws {
+            let steps = "(0.1+0.2*floor(t))*sin(2*PI*440*t)"
+            let source = try Fixtures.made("encode-with-\(codec).mkv", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=3",
+                                                                        "-f", "lavfi", "-i", "aevalsrc=exprs=\(Array(repeating: steps, count: channels).joined(separator: "|")):s=\(rate):d=3",
+                                                                        "-c:v", "libx264", "-c:a", codec])
+            let path = try Self.output("reencoded-\(codec).mp4")
+            let result = try reel("encode", "-i", source, "-o", path)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("the input's \(codec == "libvorbis" ? "vorbis" : codec) audio was re-encoded to AAC"), "\(result.stderr)")
+            let audio = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name,sample_rate,channels,start_time",
+                                                      "-of", "csv=p=0", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+            #expect(audio.count == 4 && audio[0] == "aac" && audio[1] == "\(rate)" && audio[2] == "\(channels)", "\(audio)")
+            #expect(audio.count == 4 && abs(Double(audio[3]) ?? 1) < 0.001, "the audio starts at \(audio.last ?? "?") s, not with the video at 0")
+            #expect(try EncodeOracle.frames(path).count == 75)
+            /// The RMS level (dB) of each whole second of the first audio stream.
+            func levels(_ file: String) throws -> [Double] {
+                let measured = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:a:0", "-af",
+                                                            "asetnsamples=n=\(rate),astats=metadata=1:reset=1,ametadata=print:key=lavfi.astats.Overall.RMS_level:file=-",
+                                                            "-f", "null", "-"]).stdout
+                return measured.split(separator: "\n").compactMap { line in line.split(separator: "=").last.flatMap { Double($0) } }
+            }
+            // The encoder's last frame is padded (AAC frames are 1,024 samples): only whole seconds are compared.
+            let expected = try levels(source).prefix(3), got = try levels(path).prefix(3)
+            #expect(expected.count == 3 && got.count == 3 && zip(expected, got).allSatisfy { abs($0 - $1) < 0.5 },
+                    "RMS per second: source \(expected) dB, output \(got) dB")
+            // As long as ffmpeg's own re-encoding of the same audio, padding included.
+            let ffmpegs = try Self.output("ffmpeg-\(codec).mp4")
+            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", source, "-vn", "-c:a", "aac", ffmpegs]).status == 0)
+            func sampleCount(_ file: String) throws -> Int {
+                try Processes.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "frame=nb_samples", "-of", "csv=p=0", file])
+                    .stdout.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
+            }
+            let reels = try sampleCount(path), ffmpegsCount = try sampleCount(ffmpegs)
+            #expect(reels == ffmpegsCount && reels >= 3 * rate, "samples: Reel's \(reels), ffmpeg's \(ffmpegsCount)")
+            #expect(try EncodeOracle.decodingErrors(path).isEmpty)
+        }
+
         @Test func invalidParametersGiveOneClearLine() throws {
             let camera = try Self.output("never.h264")
             let cases: [([String], String)] = [

@@ -6,13 +6,16 @@ extension PlaybackTests {
     /// `reel play stream.sdp`, `reel rtp receive` with MP4 recording and bad input, and
     /// Reel's own sender (`reel encode -o rtp://`) received by Reel.
     @Suite(.serialized) struct RTPCommandTests {
-        @Test func playShowsEveryFrameOfTheStream() throws {
+        /// Every frame sent is shown, and the frame tap gets each one as it is shown, as from a file.
+        @Test func playShowsEveryFrameOfTheStreamAndTapsIt() throws {
             let directory = try Paths.temporaryDirectory()
             let sent = try RTPStreams.sent("b-frames")
             let port = try RTPStreams.freePortPair()
             let sdp = try RTPStreams.writeSDP(for: sent, to: "rtp://127.0.0.1:\(port)", in: directory)
             let snapshot = directory.appendingPathComponent("snap.png").path
-            let player = try BackgroundProcess(Paths.reel, ["play", sdp, "--headless", "--stats", "--timeout", "2", "--snapshot", "1.5:\(snapshot)"],
+            let tapped = directory.appendingPathComponent("tap.y4m").path
+            let player = try BackgroundProcess(Paths.reel, ["play", sdp, "--headless", "--stats", "--timeout", "2", "--snapshot", "1.5:\(snapshot)",
+                                                            "--tap", "y4m:\(tapped)"],
                                                outputPath: directory.appendingPathComponent("report.json").path,
                                                errorPath: directory.appendingPathComponent("err").path)
             try RTPStreams.waitUntilBound(port)
@@ -22,6 +25,8 @@ extension PlaybackTests {
             let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json"))) as? [String: Any]
             let statistics = report?["statistics"] as? [String: Any] ?? [:]
             #expect(statistics["frames_shown"] as? Int == 75 && statistics["frames_dropped"] as? Int == 0, "\(statistics)")
+            let tappedHashes = try RTPStreams.frameHashes(tapped), sentHashes = try RTPStreams.frameHashes(sent)
+            #expect(tappedHashes == sentHashes, "the tap holds \(tappedHashes.count) frames; of the \(sentHashes.count) sent, the first differing is \(String(describing: zip(tappedHashes, sentHashes).enumerated().first { $0.element.0 != $0.element.1 }?.offset))")
             // The picture on screen at 1.5 s is the stream's: it matches one of the frames around
             // that time far better than any other (different frames of testsrc2 score below 20 dB).
             var best = 0.0
@@ -33,7 +38,7 @@ extension PlaybackTests {
                 }
             }
             #expect(best >= 28, "best PSNR \(best) dB")
-            print("reel play stream.sdp: 75/75 frames shown, 0 dropped; the picture at 1.5 s matches the stream at \(String(format: "%.1f", best)) dB")
+            print("reel play stream.sdp: 75/75 frames shown and tapped, 0 dropped; the picture at 1.5 s matches the stream at \(String(format: "%.1f", best)) dB")
         }
 
         @Test func anMP4RecordingOfBFramesHoldsEveryFrameWithItsTime() throws {

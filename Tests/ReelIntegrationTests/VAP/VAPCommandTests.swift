@@ -118,6 +118,27 @@ import Testing
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "736,160", "\(probe.stdout)")
     }
 
+    /// The frame tap holds the frames the player showed, as the file player's does: each is
+    /// `reel vap render`'s picture laid over black by ffmpeg, up to 4:2:0 chroma (the frame a
+    /// step off scores near 20 dB).
+    @Test func theFrameTapHoldsTheFramesShown() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try Self.fixture("demo.mp4")
+        let tapped = directory.appendingPathComponent("shown.y4m").path
+        let played = try reel("vap", "play", "--headless", "--fps", "60", "--black", "--tap", "y4m:" + tapped, file, timeout: 60)
+        #expect(played.status == 0, "\(played.stderr)")
+        let rendered = directory.appendingPathComponent("%04d.png").path
+        #expect(try reel("vap", "render", file, "--output", rendered, timeout: 60).status == 0)
+        let compared = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", tapped, "-f", "lavfi", "-i", "color=black:s=736x576", "-i", rendered, "-lavfi",
+                                                    "[1][2]overlay=shortest=1,format=rgb24,settb=1/25,setpts=N[rendered];[0]format=rgb24,settb=1/25,setpts=N[shown];[shown][rendered]psnr",
+                                                    "-f", "null", "-"])
+        let frames = try Processes.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", tapped])
+        #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "80", "\(frames.stdout)")
+        let worst = compared.stderr.range(of: " min:").flatMap { Double(compared.stderr[$0.upperBound...].prefix { "0123456789.inf".contains($0) }) }
+        #expect(worst.map { $0 >= 35 } == true, "worst frame \(String(describing: worst)) dB: \(compared.stderr.suffix(300))")
+    }
+
     @Test func audioStaysWithTheFrames() throws {
         let result = try reel("vap", "play", "--headless", "--alpha", "right", "--events", try Self.fixture("special_size_750.mp4"))
         #expect(result.status == 0, "\(result.stderr)")

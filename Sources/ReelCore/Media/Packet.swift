@@ -15,6 +15,9 @@ public struct Packet: @unchecked Sendable {
     /// The compressed bytes, valid as long as ``owner`` lives.
     public var data: UnsafeRawBufferPointer
     public var owner: any StorageOwner
+    /// When the producer captured this packet's picture or sound, in seconds since 1970
+    /// (UTC), when the input says: an RTP sender's reports map its clock to the wall clock.
+    public var captureTime: Double?
 
     public init(streamIndex: Int, pts: Int64?, dts: Int64?, duration: Int64, timeBase: Rational,
                 isKeyframe: Bool, isCorrupt: Bool = false, data: UnsafeRawBufferPointer, owner: any StorageOwner) {

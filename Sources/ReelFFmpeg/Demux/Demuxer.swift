@@ -92,7 +92,7 @@ public final class Demuxer {
         if code < 0 { throw Self.error(code, operation: .read, url: url, interrupt: interrupt) }
         let stream = context.pointee.streams[Int(packet.pointee.stream_index)]!
         let timeBase = Rational(stream.pointee.time_base)
-        return Packet(streamIndex: Int(packet.pointee.stream_index),
+        var read = Packet(streamIndex: Int(packet.pointee.stream_index),
                       pts: packet.pointee.pts == FFmpegCode.noPTS ? nil : packet.pointee.pts,
                       dts: packet.pointee.dts == FFmpegCode.noPTS ? nil : packet.pointee.dts,
                       duration: packet.pointee.duration,
@@ -101,6 +101,17 @@ public final class Demuxer {
                       isCorrupt: packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0,
                       data: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)),
                       owner: box)
+        read.captureTime = Self.producerWallClock(of: packet)
+        return read
+    }
+
+    /// The producer's wall clock that libavformat attaches (AV_PKT_DATA_PRFT; its RTP
+    /// demuxer computes it from the sender's RTCP reports), in seconds since 1970.
+    private static func producerWallClock(of packet: UnsafeMutablePointer<AVPacket>) -> Double? {
+        var size = 0
+        guard let data = av_packet_get_side_data(packet, AV_PKT_DATA_PRFT, &size), size >= MemoryLayout<AVProducerReferenceTime>.size else { return nil }
+        let reference = UnsafeRawPointer(data).loadUnaligned(as: AVProducerReferenceTime.self)
+        return reference.wallclock > 0 ? Double(reference.wallclock) / 1e6 : nil
     }
 
     /// Moves to the keyframe at or before `time` (in every stream). Flush the decoders after.

@@ -82,6 +82,59 @@ extension PlaybackTests {
             }
         }
 
+        /// libavformat's RTP demuxer, which ffmpeg and ffprobe read with, takes the same clock
+        /// from the reports: the capture time it gives each picture (its producer reference
+        /// time, through ``Packet/captureTime``) is the one the reports on the wire give, and a
+        /// paced file's pictures go out at that time.
+        @Test(.timeLimit(.minutes(2))) func ffmpegsRTPDemuxerReadsTheSameClock() throws {
+            let directory = try Paths.temporaryDirectory()
+            let port = try RTPStreams.freePortPair()
+            let sdp = directory.appendingPathComponent("stream.sdp").path
+            try ["v=0", "o=- 0 0 IN IP4 127.0.0.1", "s=Reel", "c=IN IP4 127.0.0.1", "t=0 0", "m=video \(port) RTP/AVP 96",
+                 "a=rtpmap:96 H264/90000", "a=fmtp:96 packetization-mode=1", ""].joined(separator: "\r\n").write(toFile: sdp, atomically: true, encoding: .utf8)
+            let capture = try PacketCapture(udpPorts: [port, port + 1], in: directory)
+            // libavformat reads on a thread of its own, until every picture is in or its read times out.
+            let done = ConditionLock()
+            nonisolated(unsafe) var captureTimes: [Double] = [], finished = false
+            Thread {
+                defer { done.withLock { finished = true } }
+                guard let demuxer = try? Demuxer(url: sdp, options: DemuxOptions(timeout: 3, formatOptions: ["protocol_whitelist": "file,udp,rtp"])) else { return }
+                while let packet = try? demuxer.readPacket() {
+                    if let time = packet.captureTime { done.withLock { captureTimes.append(time) } }
+                    if done.withLock({ captureTimes.count }) == 150 { return }
+                }
+            }.start()
+            try RTPStreams.waitUntilBound(port)
+            let file = try Fixtures.made("testsrc2-320x240-25-6s.y4m", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=6", "-pix_fmt", "yuv420p"])
+            let sent = try Processes.run(Paths.reel, ["encode", "-i", file, "--no-reordering", "--codec", "h264", "-o", "rtp://127.0.0.1:\(port)"], timeout: 60)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            try capture.waitFor(3, matching: "rtcp.pt==200", decodeAs: Self.decodeAs(port))
+            capture.stop()
+            for _ in 0..<200 where !done.withLock({ finished }) { Thread.sleep(forTimeInterval: 0.05) }
+            let times = done.withLock { captureTimes }
+
+            let report = try #require(try capture.rows(matching: "rtcp.pt==200", fields: ["rtcp.timestamp.ntp.msw", "rtcp.timestamp.ntp.lsw", "rtcp.timestamp.rtp"],
+                                                       decodeAs: Self.decodeAs(port)).first)
+            let msw = try #require(UInt64(report[0])), lsw = try #require(UInt64(report[1])), rtp = try #require(UInt32(report[2]))
+            let clock = SenderClock(ntpTimestamp: NTPTimestamp(value: msw << 32 | lsw), rtpTimestamp: rtp, clockRate: 90_000)
+            var wire: [UInt32: Double] = [:]
+            for packet in try Self.mediaPackets(capture, port: port) where wire[packet.timestamp] == nil { wire[packet.timestamp] = packet.time }
+            let pictures = wire.map { (mapped: clock.unixSeconds(ofRTPTimestamp: $0.key), sent: $0.value) }
+            // Each time libavformat gives against the picture the reports on the wire put nearest.
+            var disagreement = 0.0, lateness: [Double] = []
+            for time in times {
+                guard let picture = pictures.min(by: { abs($0.mapped - time) < abs($1.mapped - time) }) else { continue }
+                disagreement = max(disagreement, abs(picture.mapped - time))
+                lateness.append(picture.sent - time)
+            }
+            lateness.sort()
+            let median = lateness.isEmpty ? .infinity : lateness[lateness.count / 2]
+            print("RTCP SR through libavformat's RTP demuxer: \(times.count) of \(pictures.count) pictures with a capture time, "
+                  + "\(String(format: "%.3f", disagreement * 1000)) ms from the reports' mapping at most, on the wire \(String(format: "%.3f", median * 1000)) ms after it (median)")
+            #expect(times.count >= 145 && pictures.count == 150, "\(times.count) capture times for \(pictures.count) pictures")
+            #expect(disagreement < 0.001 && abs(median) < 0.001)
+        }
+
         /// Reel's receiver maps each access unit to its capture time with the reports.
         @Test(.timeLimit(.minutes(2))) func receivedAccessUnitsCarryTheirCaptureTime() async throws {
             let port = try RTPStreams.freePortPair()

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Reel", targets: ["Reel"]),
         .library(name: "ReelCore", targets: ["ReelCore"]),
+        .library(name: "ReelSDL", targets: ["ReelSDL"]),
         .executable(name: "reel", targets: ["reel"]),
     ],
     dependencies: [
@@ -63,8 +64,17 @@ let package = Package(
         // Benchmarks that compare Reel with its peers in one process.
         .executableTarget(name: "reel-bench", dependencies: ["Reel", "ReelCore"]),
 
+        // Examples: small programs on the public API alone, built and run by the tests.
+        .executableTarget(name: "example-player", dependencies: ["Reel", "ReelSDL"], path: "Examples/Player"),
+        .executableTarget(name: "example-rtp-recorder", dependencies: ["Reel"], path: "Examples/RTPRecorder"),
+        .executableTarget(name: "example-vap-greeting", dependencies: ["Reel"], path: "Examples/VAPGreeting"),
+        .executableTarget(name: "example-camera-rtp", dependencies: ["Reel"], path: "Examples/CameraToRTP"),
+        .executableTarget(name: "example-luma-histogram", dependencies: ["Reel"], path: "Examples/LumaHistogram"),
+
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
-        .testTarget(name: "ReelIntegrationTests", dependencies: ["Reel", "reel"]),
+        .testTarget(name: "ReelIntegrationTests", dependencies: [
+            "Reel", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -142,8 +142,16 @@ public final class RTPSender {
 
     /// Sends the last sender report, and a BYE when ``sendsGoodbye``.
     public func finish() {
-        if mediaClock != nil { sendReport(goodbye: sendsGoodbye) }
+        guard mediaClock != nil else { return }
+        // ffmpeg's RTP input reads RTCP before RTP when both are waiting and ends at a BYE,
+        // dropping what it has not read: the BYE leaves a little after the last packet, so a
+        // receiver that keeps up has read them all.
+        if sendsGoodbye, packetsSent > 0 { usleep(UInt32(Self.goodbyeDelay * 1_000_000)) }
+        sendReport(goodbye: sendsGoodbye)
     }
+
+    /// Seconds between the last RTP packet and the BYE.
+    static let goodbyeDelay = 0.05
 
     private func waitForDecodeTime(of sample: EncodedSample) {
         guard let start = mediaClock else { return }

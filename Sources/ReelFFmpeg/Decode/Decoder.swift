@@ -67,6 +67,7 @@ public final class Decoder {
 
     private init(parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase streamTimeBase: AVRational, streamIndex: Int,
                  containerAspectRatio: Rational?, options: DecoderOptions, framePool: FramePool) throws {
+        FFmpegLog.installIfNeeded()
         self.framePool = framePool
         self.streamIndex = streamIndex
         self.type = MediaType(parameters.pointee.codec_type)

@@ -23,6 +23,7 @@ public final class EncodedSampleMuxer {
     ///   - audio: an audio stream of `demuxer` whose packets ``write(audio:)`` takes.
     public init(path: String, format: VideoFormatDescription, timescale: Int32, frameRate: Rational?,
                 audio audioStreamIndex: Int? = nil, of demuxer: Demuxer? = nil) throws {
+        FFmpegLog.installIfNeeded()
         self.path = path
         sampleTimeBase = AVRational(num: 1, den: timescale)
         var context: UnsafeMutablePointer<AVFormatContext>?

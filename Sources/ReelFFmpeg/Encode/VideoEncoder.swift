@@ -26,6 +26,7 @@ public final class VideoEncoder {
 
     public init(codec: VideoCodec, width: Int, height: Int, timeBase: Rational, properties: EncoderProperties) throws {
         try properties.validate(codec: codec, width: width, height: height)
+        FFmpegLog.installIfNeeded()
         self.codec = codec
         self.width = width
         self.height = height

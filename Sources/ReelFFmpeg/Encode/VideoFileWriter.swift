@@ -48,6 +48,7 @@ public final class VideoFileWriter {
     /// - Parameters:
     ///   - copying: a stream of `demuxer` whose packets ``write(copied:)`` will take (audio).
     public init(path: String, video settings: Settings, copying copiedStreamIndex: Int? = nil, of demuxer: Demuxer? = nil) throws {
+        FFmpegLog.installIfNeeded()
         self.path = path
         let pixelFormat = av_get_pix_fmt(settings.pixelFormat.rawValue)
         guard pixelFormat != AV_PIX_FMT_NONE, let descriptor = av_pix_fmt_desc_get(pixelFormat) else { throw fail("unknown pixel format \(settings.pixelFormat)") }

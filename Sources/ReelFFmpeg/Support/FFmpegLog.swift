@@ -16,7 +16,8 @@ public enum FFmpegLog {
     }
 
     /// Installs the sink with warnings forwarded, unless the application chose already.
-    /// Opening an input or a decoder calls this: failures depend on the captured errors.
+    /// Opening an input, a decoder, an encoder or an output calls this: failures depend on
+    /// the captured errors, and FFmpeg would otherwise print to standard error.
     static func installIfNeeded() {
         if forwardedLevel.withLock({ $0 }) == nil { install() }
     }

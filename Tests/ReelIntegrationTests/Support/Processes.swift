@@ -140,6 +140,11 @@ enum Paths {
         return packageRoot.appendingPathComponent(".build/debug/reel").path
     }()
 
+    /// An example program of `Examples/`, built beside the tests.
+    static func example(_ name: String) -> String {
+        URL(fileURLWithPath: reel).deletingLastPathComponent().appendingPathComponent("example-\(name)").path
+    }
+
     /// The shared fixtures (Tencent's VAP files): `$REEL_FIXTURES`, `../shared/fixtures`
     /// next to the package, or the machine's `/work/shared/fixtures`.
     static func sharedFixtures(_ subdirectory: String) throws -> URL {

@@ -8,4 +8,5 @@ export PATH="$PATH:/opt/swift/usr/bin"
 bash scripts/setup.sh
 swift build -c release --build-tests -Xswiftc -enable-testing
 bash scripts/fuzz.sh   # the libFuzzer targets the suite runs
+bash scripts/docs.sh   # the DocC catalogs, which fail on any warning
 swift test -c release --skip-build -Xswiftc -enable-testing "$@"

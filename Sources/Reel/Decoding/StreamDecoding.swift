@@ -16,7 +16,7 @@ enum StreamDecoding {
     /// each packet before it is decoded, and `nil` before the drain.
     ///
     /// - Returns: the decoder, for its counters.
-    /// - Throws: ``DecodeError`` when not a single frame could be decoded.
+    /// - Throws: `DecodeError` when not a single frame could be decoded.
     @discardableResult
     static func decodeAll(_ demuxer: Demuxer, streamIndex index: Int, options: DecoderOptions,
                           onPacket: (Packet?) -> Void = { _ in }, onFrame: (DecodedFrame) -> Void) throws -> Decoder {

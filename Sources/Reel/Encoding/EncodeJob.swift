@@ -46,6 +46,10 @@ public final class EncodeJob: @unchecked Sendable {
     private var audioReencodedFrom: String?
 
     /// - Parameters:
+    ///   - input: where the frames come from.
+    ///   - codec: H.264 or H.265.
+    ///   - properties: the encoder's settings; the expected frame rate is the input's.
+    ///   - destination: where the samples go.
     ///   - duration: stop after this much media time (seconds).
     ///   - forcedKeyframes: frame numbers (from 0) that must be keyframes.
     public init(input: any EncoderInput, codec: VideoCodec, properties: EncoderProperties, destination: EncodeDestination,

@@ -6,9 +6,9 @@ import ReelFFmpeg
 /// libavcodec's libx264 and libx265.
 ///
 /// Set ``properties``, call ``prepare()``, then hand frames to
-/// ``encode(_:presentationTime:forceKeyframe:)`` from the producer's thread: it never
+/// ``encode(_:presentationTime:forceKeyframe:)-(VideoFrame,_,_)`` from the producer's thread: it never
 /// blocks, the encoding runs on the session's own thread, and when that thread falls
-/// behind frames are dropped by ``EncoderProperties/dropPolicy`` and counted. Encoded
+/// behind frames are dropped by `EncoderProperties/dropPolicy` and counted. Encoded
 /// samples arrive on ``samples`` (and on the optional output handler) in decode order.
 public final class EncoderSession: @unchecked Sendable {
     private enum Order {
@@ -43,7 +43,7 @@ public final class EncoderSession: @unchecked Sendable {
     private let worker = ConditionLock()
     private var workerFinished = false
 
-    /// - Throws: ``EncoderError`` for a size a 4:2:0 encoder cannot take.
+    /// - Throws: `EncoderError` for a size a 4:2:0 encoder cannot take.
     public init(codec: VideoCodec, width: Int, height: Int, properties: EncoderProperties = EncoderProperties()) throws {
         try properties.validate(codec: codec, width: width, height: height)
         self.codec = codec
@@ -101,7 +101,7 @@ public final class EncoderSession: @unchecked Sendable {
 
     /// Queues a frame shown at `presentationTime`; returns false when the frame was
     /// dropped because the encoder is behind (the policy chose the new frame).
-    /// - Throws: ``EncoderError`` for a frame of another size, before ``prepare()``, after
+    /// - Throws: `EncoderError` for a frame of another size, before ``prepare()``, after
     ///   ``invalidate()`` or after the encoder failed.
     @discardableResult
     public func encode(_ frame: VideoFrame, presentationTime: MediaTime, forceKeyframe: Bool = false) throws -> Bool {

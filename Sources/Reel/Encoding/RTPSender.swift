@@ -40,6 +40,9 @@ public final class RTPSender {
 
     /// - Parameters:
     ///   - url: `rtp://HOST:PORT` (an IPv6 host in brackets).
+    ///   - format: the encoder's format description: its codec and parameter sets.
+    ///   - mtu: the largest RTP packet, header included.
+    ///   - payloadType: the dynamic payload type the SDP announces.
     ///   - pacesInRealTime: send each sample at its decode time, as a live source does
     ///     (for encodes of files, which produce samples faster than real time).
     ///   - senderReportInterval: seconds between RTCP sender reports.

@@ -16,7 +16,11 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     private var thread: Thread?
     private let stopped = DispatchSemaphore(value: 0)
 
-    /// - Parameter keepSamples: keep every sample consumed (first channel), for tests.
+    /// - Parameters:
+    ///   - format: the virtual device's rate and channels.
+    ///   - period: samples consumed at each tick of the virtual device.
+    ///   - untimed: consume as fast as samples come, not on the monotonic clock.
+    ///   - keepSamples: keep every sample consumed (first channel), for tests.
     public init(format: AudioDeviceFormat = AudioDeviceFormat(sampleRate: 48000, channels: 2),
                 period: Int = 480, untimed: Bool = false, keepSamples: Bool = false) {
         self.format = format

@@ -3,7 +3,7 @@ import ReelCore
 import ReelFFmpeg
 
 /// Reframes a 360° video into a flat one: every frame projected at a fixed view or along
-/// a ``CameraPath``, encoded with libx264, the first audio stream copied.
+/// a `CameraPath`, encoded with libx264, the first audio stream copied.
 public struct PanoramaExport: Sendable {
     public var input: String
     public var output: String

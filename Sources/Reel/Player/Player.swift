@@ -2,7 +2,7 @@ import Dispatch
 import ReelCore
 import ReelFFmpeg
 
-/// Plays a file or stream: video to a ``VideoOutput``, audio to an ``AudioOutput``, kept in
+/// Plays a file or stream: video to a `VideoOutput`, audio to an `AudioOutput`, kept in
 /// sync by a master clock (audio by default), as mpv and ffplay do.
 ///
 /// All methods may be called from any thread. Events arrive on ``events``.
@@ -10,7 +10,7 @@ public final class Player: @unchecked Sendable {
     public let configuration: PlayerConfiguration
     /// State changes, time updates, the first frame, seeks, the end, errors.
     public let events: AsyncStream<PlayerEvent>
-    /// Every presented frame, for other consumers (``FrameTap/subscribe(format:bufferLimit:)``).
+    /// Every presented frame, for other consumers (`FrameTap/subscribe(format:bufferLimit:)`).
     public let frameTap: FrameTap
 
     private let continuation: AsyncStream<PlayerEvent>.Continuation
@@ -28,6 +28,7 @@ public final class Player: @unchecked Sendable {
     var testHooks = PlaybackTestHooks()
 
     /// - Parameters:
+    ///   - configuration: queues, clocks, decoding and input options.
     ///   - videoOutput: makes the video output for each opened input (`nil`: no video).
     ///   - audioOutput: makes the audio output for each opened input (`nil`: no audio).
     ///   - frameTap: where presented frames go for other consumers; a new one by default.

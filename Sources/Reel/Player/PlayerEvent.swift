@@ -15,7 +15,7 @@ public enum PlayerEvent: Sendable {
 /// A failure while playing, as one line a user understands.
 public struct PlayerError: Error, Sendable, CustomStringConvertible {
     public var description: String
-    /// The typed error underneath (``InputError``, ``DecodeError``…).
+    /// The typed error underneath (`InputError`, `DecodeError`…).
     public var underlying: any Error & Sendable
 
     public init(_ underlying: any Error & Sendable) {

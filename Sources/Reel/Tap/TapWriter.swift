@@ -43,8 +43,12 @@ extension TapWriter {
     /// FIFO (opened on the tap's queue, so a FIFO without a reader yet never holds up
     /// playback). 8-bit frames go out as I420, 10-bit 4:2:0 as is.
     ///
-    /// - Parameter frameRate: for the header, as y4m frames carry no times; by default
-    ///   the inverse of the first frame's duration (25 when it has none).
+    /// - Parameters:
+    ///   - tap: the frame tap to subscribe to.
+    ///   - path: the file or FIFO.
+    ///   - frameRate: for the header, as y4m frames carry no times; by default the inverse
+    ///     of the first frame's duration (25 when it has none).
+    ///   - bufferLimit: frames waiting for the writer, at most; older ones are dropped.
     public static func y4m(tap: FrameTap, path: String, frameRate: Rational? = nil, bufferLimit: Int = 8) -> TapWriter {
         let stream = Y4MStream(path: path, frameRate: frameRate)
         return TapWriter(tap: tap, destination: path, bufferLimit: bufferLimit) { sample in try stream.write(sample) }

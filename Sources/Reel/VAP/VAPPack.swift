@@ -3,7 +3,7 @@ import ReelCore
 import ReelFFmpeg
 
 /// Makes a VAP animation from a PNG sequence with alpha, as Tencent's VapTool does: each
-/// frame laid out by ``VAPPackLayout`` (colour premultiplied over black, alpha as gray at
+/// frame laid out by `VAPPackLayout` (colour premultiplied over black, alpha as gray at
 /// half scale), encoded with libx264 or libx265, an audio file's stream copied in, and the
 /// `vapc` box inserted after `ftyp`.
 public struct VAPPack: Sendable {

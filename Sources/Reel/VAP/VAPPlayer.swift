@@ -2,15 +2,15 @@ import Foundation
 import ReelCore
 import ReelFFmpeg
 
-/// Plays a VAP animation into a ``VideoOutput`` (a window, a headless sink), with its
-/// audio in sync on an ``AudioOutput``: frames are decoded, composited and fused on the
+/// Plays a VAP animation into a `VideoOutput` (a window, a headless sink), with its
+/// audio in sync on an `AudioOutput`: frames are decoded, composited and fused on the
 /// player's own thread, one ahead, and shown when due — by the audio device's clock when
-/// there is audio, by VAP's catch-up timing (``VAPFrameTiming``) when there is not.
+/// there is audio, by VAP's catch-up timing (`VAPFrameTiming`) when there is not.
 ///
 /// Outputs get opaque RGBA pictures: the animation over a checkerboard, or over black.
 public final class VAPPlayer: @unchecked Sendable {
     public struct Options: Sendable {
-        /// Frames per second, used when 1–60; else the file's (see ``VAPFrameRate``).
+        /// Frames per second, used when 1–60; else the file's (see `VAPFrameRate`).
         public var framesPerSecond: Int?
         /// Times to play; 0 loops until stopped.
         public var loops = 1
@@ -54,8 +54,11 @@ public final class VAPPlayer: @unchecked Sendable {
 
     /// Opens `path` and reports ``VAPEvent/configReady(config:layout:frameCount:framesPerSecond:)``.
     /// - Parameters:
+    ///   - path: the VAP file.
+    ///   - options: frame rate, loops, layout, fusion content and background.
     ///   - video: makes the video output on the player's thread (windows belong to the thread that made them).
     ///   - audio: the device for the animation's audio; `nil` plays without sound.
+    ///   - frameTap: where the frames shown go for other consumers; a new one by default.
     public init(path: String, options: Options = Options(), video: @escaping @Sendable () -> (any VideoOutput)?, audio: (any AudioOutput)?,
                 frameTap: FrameTap = .withLibswscaleFallback()) throws {
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)

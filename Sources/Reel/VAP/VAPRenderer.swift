@@ -3,7 +3,7 @@ import ReelFFmpeg
 import ReelText
 
 /// A VAP animation turned into RGBA pictures, frame after frame: decoded with
-/// ``VAPFrameDecoder``, composited with ``VAPCompositor``, fused with ``VAPFusion``.
+/// ``VAPFrameDecoder``, composited with `VAPCompositor`, fused with `VAPFusion`.
 public final class VAPRenderer {
     public let decoder: VAPFrameDecoder
     public let layout: VAPLayout
@@ -14,8 +14,11 @@ public final class VAPRenderer {
 
     /// Opens `path`.
     /// - Parameters:
+    ///   - path: the VAP file.
     ///   - layout: overrides the `vapc` box (or, without one, VAP's default: alpha left).
     ///   - content: what to fuse into a fusion animation; sources without content are left out.
+    ///   - alphaMode: premultiplied (for compositing) or straight (for files) RGBA.
+    ///   - threads: the decoder's threads.
     public init(path: String, layout: VAPLayout? = nil, content: VAPFusionContent = VAPFusionContent(),
                 alpha alphaMode: VAPCompositor.AlphaMode = .premultiplied, threads: Int = 1) throws {
         decoder = try VAPFrameDecoder(path: path, threads: threads)

@@ -17,6 +17,7 @@ public struct FrameChecksumClock: Sendable {
     private var previousPacketPTS: Int64?
 
     /// - Parameters:
+    ///   - videoTimeBase: the time base of the video stream's timestamps.
     ///   - frameRate: the stream's guessed frame rate (`av_guess_frame_rate`).
     ///   - startTime: the container's start time in microseconds.
     public init(videoTimeBase: Rational, frameRate: Rational, startTime: Int64?) {
@@ -59,8 +60,11 @@ public struct FrameChecksumClock: Sendable {
 
     /// The output timestamp of the next audio frame of `sampleCount` samples.
     ///
-    /// - Parameter packet: the timing of the packet just sent to the decoder, for the
-    ///   first frame that came out after it; `nil` for the frames after that.
+    /// - Parameters:
+    ///   - pts: the frame's own timestamp, when the decoder gave one.
+    ///   - sampleCount: the samples in the frame.
+    ///   - packet: the timing of the packet just sent to the decoder, for the first frame
+    ///     that came out after it; `nil` for the frames after that.
     public mutating func audioTick(pts: Int64?, sampleCount: Int, packet: (pts: Int64?, duration: Int64)? = nil) -> Int64 {
         if let packet {
             // A gap between packets larger than a packet: start afresh from the timestamp.

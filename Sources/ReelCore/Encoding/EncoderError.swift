@@ -7,7 +7,7 @@ public struct EncoderError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidFrame
         /// The encoder library refused to open or failed while encoding.
         case encoderFailed
-        /// The session was used before ``prepare()`` or after ``invalidate()``.
+        /// The session was used before `prepare()` or after `invalidate()`.
         case invalidState
     }
 

@@ -1,4 +1,5 @@
-/// The settings of an ``EncoderSession``, after VTCompressionSession's properties.
+/// The settings of an encoder session (`EncoderSession` in `Reel`), after
+/// VTCompressionSession's properties.
 public struct EncoderProperties: Sendable, Equatable {
     /// The profile, as `kVTProfileLevel_H264_*`; the level is chosen by the encoder from
     /// the size, rate and bit rate unless ``level`` names one.

@@ -25,7 +25,7 @@ public struct EquirectangularMap: Sendable {
     /// wraps round the seam or a pole is −(k + 1): its four offsets are `irregular[4k…]`.
     let offsets: [Int32]
     let irregular: [Int32]
-    /// Bytes from one source row to the next that ``offsets`` are for.
+    /// Bytes from one source row to the next that the map's offsets are for.
     public let sourceStride: Int
     /// Per output pixel, `taps` weights in 1/16384 (bilinear only).
     let weights: [Int16]
@@ -45,6 +45,13 @@ public struct EquirectangularMap: Sendable {
     }
 
     /// - Parameters:
+    ///   - view: where the view looks, and its fields of view.
+    ///   - sourceWidth: the equirectangular picture's width in pixels.
+    ///   - sourceHeight: its height.
+    ///   - width: the view's width in pixels.
+    ///   - height: the view's height.
+    ///   - interpolation: nearest or bilinear sampling, as v360's.
+    ///   - precision: exact arithmetic, or a coarse grid for a view that is moving.
     ///   - sourceStride: bytes between source rows (the width by default); remapping a
     ///     plane of another stride costs a division per tap.
     ///   - threads: rows of the map computed in parallel.

@@ -6,7 +6,7 @@ public protocol QueueCost {
 
 /// A bounded first-in first-out queue between media threads, after ffplay's
 /// PacketQueue/FrameQueue: producers block while it is full, consumers while it is
-/// empty; ``flush()`` empties it and advances the serial (stale work is recognised by
+/// empty; `flush` empties it and advances the serial (stale work is recognised by
 /// its serial); ``abort()`` wakes everyone for good.
 public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     public struct Limits: Sendable {

@@ -7,7 +7,9 @@ public struct RTPPayloader: Sendable {
     /// The largest payload, the MTU less the RTP header.
     public let maxPayloadSize: Int
 
-    /// - Parameter mtu: the largest RTP packet (header included), at least 64 bytes.
+    /// - Parameters:
+    ///   - codec: H.264 or H.265.
+    ///   - mtu: the largest RTP packet (header included), at least 64 bytes.
     public init(codec: VideoCodec, mtu: Int) throws {
         guard (64...65_507).contains(mtu) else { throw BitstreamError("the MTU must be 64 to 65507 bytes, got \(mtu)") }
         self.codec = codec

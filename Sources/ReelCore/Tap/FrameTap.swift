@@ -22,8 +22,10 @@ public final class FrameTap: @unchecked Sendable {
     /// Subscribes with an `AsyncStream` (``FrameTapSubscription/samples``) holding at most
     /// `bufferLimit` samples the consumer has not taken yet.
     ///
-    /// - Parameter format: the pixel format to deliver; `nil` delivers the decoder's own
-    ///   layout without a copy where Reel can wrap it (I420 otherwise).
+    /// - Parameters:
+    ///   - format: the pixel format to deliver; `nil` delivers the decoder's own layout
+    ///     without a copy where Reel can wrap it (I420 otherwise).
+    ///   - bufferLimit: samples waiting for the consumer, at most; older ones are dropped.
     public func subscribe(format: PixelBufferFormat? = nil, bufferLimit: Int = 4) -> FrameTapSubscription {
         add(FrameTapSubscription(tap: self, format: format, bufferLimit: bufferLimit, every: 1, handler: nil))
     }
@@ -31,7 +33,11 @@ public final class FrameTap: @unchecked Sendable {
     /// Subscribes with a callback, called in order on a queue of the subscription's own;
     /// while it runs, at most `bufferLimit` newer frames wait and older ones are dropped.
     ///
-    /// - Parameter every: take only every `every`-th presented frame (by index).
+    /// - Parameters:
+    ///   - format: the pixel format to deliver, as for the stream.
+    ///   - bufferLimit: frames waiting while the handler runs, at most.
+    ///   - every: take only every `every`-th presented frame (by index).
+    ///   - handler: called with each sample.
     public func subscribe(format: PixelBufferFormat? = nil, bufferLimit: Int = 2, every: Int = 1,
                           handler: @escaping @Sendable (SampleBuffer) -> Void) -> FrameTapSubscription {
         add(FrameTapSubscription(tap: self, format: format, bufferLimit: bufferLimit, every: every, handler: handler))

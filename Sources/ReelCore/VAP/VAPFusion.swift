@@ -16,8 +16,10 @@ public struct VAPFusion {
         var height: Int
     }
 
-    /// - Parameter sources: the picture of every source in `config` by source id
-    ///   (premultiplied RGBA, any size); texts rendered beforehand.
+    /// - Parameters:
+    ///   - config: the file's `vapc` configuration.
+    ///   - sources: the picture of every source in `config` by source id (premultiplied
+    ///     RGBA, any size); texts rendered beforehand.
     public init(config: VAPConfig, sources: [String: PixelBuffer]) throws {
         for source in config.sources where sources[source.id] == nil { throw VAPError.missingSource(tag: source.tag) }
         for (id, picture) in sources where picture.format != .rgba {

@@ -89,7 +89,7 @@ public final class RawPictureFileInput: EncoderInput {
         return (picture.videoFrame(), time)
     }
 
-    /// A line of at most ``Y4MHeader/maxLineLength`` bytes; nil-equivalent error at the end.
+    /// A line of at most `Y4MHeader/maxLineLength` bytes; nil-equivalent error at the end.
     private static func readLine(_ file: UnsafeMutablePointer<FILE>, path: String) throws -> String {
         var bytes: [UInt8] = []
         while true {

@@ -29,6 +29,9 @@ public final class SyntheticCamera: EncoderInput {
     }()
 
     /// - Parameters:
+    ///   - width: the picture's width in pixels (even).
+    ///   - height: its height (even).
+    ///   - frameRate: frames per second.
     ///   - frames: how many frames it delivers; nil for ever.
     ///   - realTime: wait for each frame's time, as a camera does.
     public init(width: Int, height: Int, frameRate: Rational, frames: Int? = nil, realTime: Bool = true) throws {

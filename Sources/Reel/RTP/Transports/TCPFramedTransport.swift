@@ -4,7 +4,7 @@ import NIOCore
 import NIOPosix
 import ReelCore
 
-/// Frames a byte stream into packets with a ``LengthPrefixedFramer``.
+/// Frames a byte stream into packets with a `LengthPrefixedFramer`.
 final class FramedStreamHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     private var framer: LengthPrefixedFramer

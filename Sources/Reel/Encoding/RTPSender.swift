@@ -8,10 +8,13 @@ import ReelCore
 /// RTCP sender reports go to the next port (RFC 3550 6.4.1): one before the first packet,
 /// so that a receiver can map RTP timestamps to the sender's wall clock from the start, one
 /// every ``senderReportInterval`` seconds, and a last one at ``finish()`` (with a BYE only
-/// when asked: ffmpeg's RTP demuxer ends at a BYE and drops the packets it has not read
-/// yet, so ffmpeg's muxer sends none by default either). The media clock is anchored at a
+/// when asked, a little after the last packet: ffmpeg's RTP demuxer ends at a BYE and drops
+/// the packets it has not read yet, so ffmpeg's muxer sends none by default either). The media clock is anchored at a
 /// live input's capture (``anchorMediaClock(capturedAt:mediaTime:)``), otherwise at the
 /// first sample.
+///
+/// Not `Sendable`: one task or thread sends, as samples come out of an encoder in order
+/// (``EncoderSession/samples``).
 public final class RTPSender {
     public let sessionDescription: SessionDescription
     private let payloader: RTPPayloader

@@ -6,6 +6,9 @@ import ReelFFmpeg
 /// (`.h264`, `.264`, `.h265`, `.265`, `.hevc`), or in a container (`.mp4`, `.mov`, `.mkv`)
 /// from the first access unit that carries parameter sets, with decode times derived
 /// from the presentation times (RTP carries no decode times).
+///
+/// Not `Sendable`: one task or thread writes, as access units come out of a receiver in
+/// order (``RTPReceiver/accessUnits()``).
 public final class AccessUnitRecorder {
     public let path: String
     public let codec: VideoCodec

@@ -23,8 +23,11 @@ public final class EncoderSession: @unchecked Sendable {
         var presentationTime: MediaTime
     }
 
+    /// H.264 or H.265.
     public let codec: VideoCodec
+    /// The width of the pictures it takes, in pixels.
     public let width: Int
+    /// Their height.
     public let height: Int
     /// Encoded samples in decode order; finishes after ``invalidate()`` or a failure.
     public let samples: AsyncStream<EncodedSample>
@@ -75,6 +78,7 @@ public final class EncoderSession: @unchecked Sendable {
         lock.withLock { outputHandler = handler }
     }
 
+    /// Frames in, dropped and out, keyframes and bytes so far.
     public var statistics: EncoderStatistics { lock.withLock { statisticsSoFar } }
 
     /// The codec, size and parameter sets, known once ``prepare()`` returns.

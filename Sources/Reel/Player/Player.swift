@@ -7,6 +7,7 @@ import ReelFFmpeg
 ///
 /// All methods may be called from any thread. Events arrive on ``events``.
 public final class Player: @unchecked Sendable {
+    /// How this player plays, as given at creation.
     public let configuration: PlayerConfiguration
     /// State changes, time updates, the first frame, seeks, the end, errors.
     public let events: AsyncStream<PlayerEvent>
@@ -50,6 +51,7 @@ public final class Player: @unchecked Sendable {
 
     // MARK: State
 
+    /// Where the player is now: idle, opening, playing, paused, ended…
     public var state: PlayerState { lock.withLock { currentState } }
 
     /// Seconds from the start of the input, on the master clock.
@@ -58,6 +60,7 @@ public final class Player: @unchecked Sendable {
         return session.control.position(session.master, at: monotonicSeconds()).map { $0 - session.startTime }
     }
 
+    /// The input's length in seconds; `nil` before opening and for live streams.
     public var duration: Double? { lock.withLock { session?.duration } }
 
     /// How far ahead of ``currentTime`` media is read and queued, seconds.
@@ -120,6 +123,7 @@ public final class Player: @unchecked Sendable {
         }
     }
 
+    /// Starts or resumes playback; after the end, plays again from the start.
     public func play() {
         guard let session = lock.withLock({ session }) else { return }
         if state == .ended { seek(to: 0) }
@@ -129,6 +133,7 @@ public final class Player: @unchecked Sendable {
         move(to: .playing)
     }
 
+    /// Pauses playback; the frame on screen stays.
     public func pause() {
         guard let session = lock.withLock({ session }) else { return }
         lock.withLock { wantsToPlay = false }
@@ -172,6 +177,7 @@ public final class Player: @unchecked Sendable {
         set { lock.withLock { session }?.control.update { $0.volume = min(max(newValue, 0), 1) } }
     }
 
+    /// Silences the audio without changing ``volume``.
     public var muted: Bool {
         get { lock.withLock { session }?.control.read { $0.muted } ?? false }
         set { lock.withLock { session }?.control.update { $0.muted = newValue } }

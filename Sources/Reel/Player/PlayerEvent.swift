@@ -2,13 +2,17 @@ import ReelCore
 
 /// What a ``Player`` tells its listeners.
 public enum PlayerEvent: Sendable {
+    /// The player moved to a new state (``Player/state``).
     case stateChanged(PlayerState)
     /// The playback position, at most every `timeUpdateInterval`.
     case time(position: Double)
     /// The first frame after opening was shown, `latency` seconds after `open` began.
     case firstFrame(latency: Double)
+    /// A seek finished: the frame at `position` seconds is on screen.
     case seekCompleted(position: Double)
+    /// Every stream was played to its end.
     case endOfStream
+    /// Playback failed; the player is in the failed state.
     case error(PlayerError)
 }
 
@@ -18,6 +22,7 @@ public struct PlayerError: Error, Sendable, CustomStringConvertible {
     /// The typed error underneath (`InputError`, `DecodeError`…).
     public var underlying: any Error & Sendable
 
+    /// Wraps `underlying`, described as it describes itself.
     public init(_ underlying: any Error & Sendable) {
         self.underlying = underlying
         self.description = "\(underlying)"
@@ -26,22 +31,32 @@ public struct PlayerError: Error, Sendable, CustomStringConvertible {
 
 /// Counters of a playback, for `--stats` and tests.
 public struct PlaybackStatistics: Sendable, Codable {
+    /// Seconds from the start of the input.
     public var position: Double = 0
+    /// Video frames presented.
     public var framesShown = 0
+    /// Video frames decoded but dropped because they were late.
     public var framesDropped = 0
     /// Video clock minus audio clock at the last presented frame, seconds.
     public var avOffset: Double?
+    /// Video packets waiting to be decoded.
     public var videoPacketsQueued = 0
+    /// Decoded video frames waiting to be shown.
     public var videoFramesQueued = 0
+    /// Audio packets waiting to be decoded.
     public var audioPacketsQueued = 0
+    /// Decoded audio frames waiting for the device.
     public var audioFramesQueued = 0
+    /// Times the device asked for audio and none was ready.
     public var audioUnderruns = 0
     /// AVFrames allocated by the decoders' pools since opening.
     public var framesAllocated = 0
+    /// Seconds from the start of opening to the first frame on screen.
     public var firstFrameLatency: Double?
     /// The longest wall-clock time between two presented frames while playing (pauses,
     /// seeks and buffering excluded), seconds: a stall shows here.
     public var longestFrameInterval: Double?
 
+    /// All counters at zero.
     public init() {}
 }

@@ -13,12 +13,15 @@ import ReelCore
 /// let statistics = await receiver.stop()
 /// ```
 public final class RTPReceiver: @unchecked Sendable {
+    /// What to receive and how.
     public struct Configuration: Sendable {
+        /// The stream: codec, address, port, payload type, parameter sets, keys.
         public var description: SessionDescription
         /// Where packets come from; by default UDP at the SDP's address and port.
         public var transport: RTPTransportKind
         /// How long a packet behind a gap waits for the missing ones (0 to 2 s).
         public var latency: Double = 0.2
+        /// Packets the jitter buffer holds at most; past it the oldest gap is given up.
         public var maxPackets = 4096
         /// Drop access units until an intact keyframe, at the start and after damage.
         public var waitForKeyframe = true
@@ -27,6 +30,9 @@ public final class RTPReceiver: @unchecked Sendable {
         /// Seconds between receiver reports (RFC 3550 suggests 5 at least for large sessions).
         public var receiverReportInterval: Double = 5
 
+        /// - Parameters:
+        ///   - description: the stream, from its SDP.
+        ///   - transport: where packets come from; UDP at the SDP's address and port by default.
         public init(description: SessionDescription, transport: RTPTransportKind? = nil) {
             self.description = description
             self.transport = transport ?? .udp(address: description.address, port: description.port)
@@ -46,6 +52,7 @@ public final class RTPReceiver: @unchecked Sendable {
     static let mostPerRead = 1024
     let batchInterval: Double
 
+    /// How this receiver was set up.
     public let configuration: Configuration
     let transport: any RTPTransport
     /// The transport, when the receiving thread reads it itself.
@@ -72,6 +79,8 @@ public final class RTPReceiver: @unchecked Sendable {
     private let ssrc = UInt32.random(in: 1...UInt32.max)
     private let startedAt = monotonicSeconds()
 
+    /// Prepares the transport and, for SRTP, the keys; nothing is received before
+    /// ``start(_:)`` or ``accessUnits()``. Throws for an invalid configuration or key.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         jitter = JitterBuffer(configuration: try .init(latency: configuration.latency, maxPackets: configuration.maxPackets,
@@ -143,7 +152,9 @@ public final class RTPReceiver: @unchecked Sendable {
 
     /// Why the stream ended, if it ended with an error.
     public var error: Error? { lock.withLock { endError } }
+    /// Whether the receiver has stopped: asked to, or its transport ended.
     public var isFinished: Bool { lock.withLock { finished } }
+    /// What it has counted so far.
     public var statistics: RTPReceiverStatistics { lock.withLock { shared } }
 
     // MARK: Arrival (transport threads)

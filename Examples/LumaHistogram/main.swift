@@ -11,7 +11,7 @@ guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: example-luma-histogram FILE_OR_URL\n".utf8))
     exit(2)
 }
-var configuration = PlayerConfiguration()
+var configuration = Player.Configuration()
 configuration.untimed = true
 let player = Player.headless(configuration: configuration)
 let subscription = player.frameTap.subscribe(format: .i420, bufferLimit: 32)

@@ -4,6 +4,7 @@ import ReelCore
 
 /// The sound card through SDL2: the device pulls samples from its own thread.
 public final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
+    /// What the device opened with: float, at the rate and channels SDL granted.
     public let format: AudioDeviceFormat
     private var device: SDL_AudioDeviceID = 0
     private var renderBox: Unmanaged<RenderBox>?
@@ -35,10 +36,12 @@ public final class SDLAudioOutput: AudioOutput, @unchecked Sendable {
         SDL_PauseAudioDevice(device, 0)
     }
 
+    /// Pauses or resumes the device; what it holds is kept.
     public func setPaused(_ paused: Bool) {
         if device != 0 { SDL_PauseAudioDevice(device, paused ? 1 : 0) }
     }
 
+    /// Closes the device; the render callback is not called again.
     public func close() {
         if device != 0 { SDL_CloseAudioDevice(device) }
         device = 0

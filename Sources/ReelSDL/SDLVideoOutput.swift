@@ -30,7 +30,10 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     /// The frame on screen, kept to draw the 360° view again when it moves while paused.
     private var lastFrame: VideoFrame?
 
+    /// A window, opened at the first frame.
+    ///
     /// - Parameters:
+    ///   - title: the window's title.
     ///   - frameTap: the player's tap; without one there is no picture-in-picture.
     ///   - startInPictureInPicture: show the small window instead of this one from the start.
     ///   - panorama: show equirectangular frames as a 360° view with these settings.
@@ -169,6 +172,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         }
     }
 
+    /// Destroys the window and its renderer; on the thread that made them.
     public func close() {
         pictureInPicture?.close()
         canvas?.destroy()

@@ -4,15 +4,19 @@ import ReelCore
 /// Draws a line of text with FreeType into a premultiplied RGBA picture: centred, at the
 /// largest pixel size whose line fits the picture (or at a given size), antialiased.
 /// One rasterizer per thread.
+///
+/// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class TextRasterizer {
     /// DejaVu Sans, which Debian's `fonts-dejavu-core` installs.
     public static let defaultRegularFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    /// DejaVu Sans Bold.
     public static let defaultBoldFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
     private var library: FT_Library?
     private var regular: FT_Face?
     private var bold: FT_Face?
 
+    /// Loads the two faces with FreeType; an error when a file is missing or not a font.
     public init(regularFont: String = defaultRegularFont, boldFont: String = defaultBoldFont) throws {
         guard FT_Init_FreeType(&library) == 0, let library else { throw TextError.freeType("cannot start FreeType") }
         guard FT_New_Face(library, regularFont, 0, &regular) == 0 else { throw TextError.font(regularFont) }
@@ -85,8 +89,11 @@ public final class TextRasterizer {
     }
 }
 
-public enum TextError: Error, Equatable, CustomStringConvertible {
+/// Why text could not be drawn.
+public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// FreeType failed; its error in words.
     case freeType(String)
+    /// A font file could not be loaded.
     case font(String)
 
     public var description: String {
@@ -96,3 +103,6 @@ public enum TextError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension TextRasterizer: Sendable {}

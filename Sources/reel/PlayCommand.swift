@@ -88,7 +88,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         common.setUpLogging()
-        var configuration = PlayerConfiguration()
+        var configuration = Player.Configuration()
         configuration.input = common.demuxOptions
         configuration.untimed = untimed
         configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio

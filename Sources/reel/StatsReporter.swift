@@ -18,9 +18,9 @@ final class StatsReporter: @unchecked Sendable {
     func start() { line.start() }
     func stop() { line.stop() }
 
-    func printReport(_ statistics: PlaybackStatistics, wallSeconds: Double) {
+    func printReport(_ statistics: PlayerStatistics, wallSeconds: Double) {
         struct Report: Encodable {
-            var statistics: PlaybackStatistics
+            var statistics: PlayerStatistics
             var wallSeconds: Double
             enum CodingKeys: String, CodingKey { case statistics, wallSeconds = "wall_seconds" }
         }

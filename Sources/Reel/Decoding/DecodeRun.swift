@@ -5,11 +5,17 @@ import ReelFFmpeg
 /// Decodes one stream from start to end and counts what came out: the work of
 /// `ffmpeg -i X -f null -`, used to measure decoding throughput.
 public enum DecodeRun {
+    /// What a run decoded, and how fast.
     public struct Summary: Sendable, CustomStringConvertible {
+        /// The decoder's codec name.
         public var codec: String
+        /// Frames decoded.
         public var frames: Int
+        /// Packets the decoder rejected as damaged and skipped.
         public var damagedPackets: Int
+        /// Whether a hardware decoder did the work.
         public var hardwareAccelerated: Bool
+        /// Wall-clock seconds.
         public var seconds: Double
 
         public var description: String {
@@ -20,6 +26,7 @@ public enum DecodeRun {
         }
     }
 
+    /// Decodes `url`'s stream as `options` say, on a thread of its own, and counts.
     public static func run(_ url: String, options: FrameChecksums.Options = .init()) async throws -> Summary {
         try await BlockingThread.run(name: "reel.decode") {
             let start = DispatchTime.now().uptimeNanoseconds

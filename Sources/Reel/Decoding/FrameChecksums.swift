@@ -4,10 +4,15 @@ import ReelFFmpeg
 /// Per-frame MD5 checksums of a decoded stream, in the text form of `ffmpeg -f framemd5`,
 /// to check decoding bit for bit against FFmpeg's own tools.
 public enum FrameChecksums {
+    /// What to hash and how to open and decode it.
     public struct Options: Sendable {
+        /// The first stream of this type is hashed.
         public var stream: MediaType = .video
+        /// How the input is opened.
         public var input = DemuxOptions()
+        /// Decoder threads and hardware acceleration.
         public var decoder = DecoderOptions()
+        /// Options; the first video stream, opened and decoded with FFmpeg's defaults, unless told.
         public init(stream: MediaType = .video, input: DemuxOptions = DemuxOptions(), decoder: DecoderOptions = DecoderOptions()) {
             self.stream = stream
             self.input = input

@@ -4,8 +4,11 @@ import ReelFFmpeg
 /// Where `reel encode` writes: an Annex B file, an MP4 (or another container libavformat
 /// knows by the file name), or an RTP stream with its SDP.
 public enum EncodeDestination: Sendable, Equatable {
+    /// An H.264 or H.265 elementary stream with start codes; parameter sets before every keyframe when asked.
     case annexB(path: String, repeatParameterSets: Bool)
+    /// A container libavformat knows by the file's extension (MP4, MOV, MKV…).
     case container(path: String)
+    /// RTP to `rtp://HOST:PORT`, packets of at most `mtu` bytes, the SDP written to `sdpPath` when given.
     case rtp(url: String, sdpPath: String?, mtu: Int)
 
     /// Chosen from the output's name: `rtp://…`, `.h264`/`.264`/`.h265`/`.265`/`.hevc`, or

@@ -4,9 +4,11 @@ import ReelFFmpeg
 
 /// How far an encode has got, for a progress bar or a live stats line.
 public struct EncodeProgress: Sendable {
+    /// The encoder's counts so far.
     public var statistics: EncoderStatistics
     /// Media time of the last frame handed to the encoder.
     public var mediaSeconds: Double
+    /// Wall-clock seconds since the encode started.
     public var elapsedSeconds: Double
     /// Between 0 and 1 when the input's length is known.
     public var fraction: Double?
@@ -14,15 +16,23 @@ public struct EncodeProgress: Sendable {
 
 /// What an encode did, printed as JSON by `reel encode --stats`.
 public struct EncodeReport: Sendable, Codable, Equatable {
+    /// Pictures read from the input.
     public var framesIn: Int
+    /// Pictures dropped before the encoder (a live input faster than the encoder).
     public var framesDropped: Int
+    /// Encoded samples written.
     public var samplesOut: Int
+    /// Keyframes among them.
     public var keyframesOut: Int
+    /// Bytes of encoded video.
     public var bytesOut: Int
+    /// Seconds of media encoded.
     public var mediaSeconds: Double
+    /// Wall-clock seconds the encode took.
     public var elapsedSeconds: Double
     /// Bits per second of video over the media duration.
     public var averageBitRate: Double
+    /// RTP packets sent, for an RTP destination.
     public var packetsSent: Int?
     /// The input's audio codec when the output has no audio: it is not a container.
     public var audioLeftOut: String?

@@ -159,12 +159,15 @@ public final class EncoderSession: @unchecked Sendable {
     /// come out as a sample. Frames are encoded in the order given, so the session
     /// completes every frame queued before the call, whatever `until` says; the encoder is
     /// emptied to do so, and the next frame starts with a keyframe.
+    ///
+    /// Cancelling the calling task makes this throw `CancellationError` at once; the
+    /// session still completes the frames, and their samples still come out.
     public func complete(until: MediaTime? = nil) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
-            complete(until: until) { error in
-                if let error { done.resume(throwing: error) } else { done.resume() }
-            }
+        let outcome = await waitCancellably { (done: @escaping @Sendable (EncoderError?) -> Void) in
+            complete(until: until, handler: done)
         }
+        guard let outcome else { throw CancellationError() }
+        if let error = outcome { throw error }
     }
 
     /// ``complete(until:)`` for callers outside Swift concurrency: `handler` is called on the

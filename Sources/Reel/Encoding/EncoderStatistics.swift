@@ -4,7 +4,10 @@ public struct EncoderStatistics: Sendable, Equatable {
     public var framesIn = 0
     /// Frames dropped by the session's `FrameDropPolicy` because the encoder fell behind.
     public var framesDropped = 0
+    /// Encoded samples delivered.
     public var samplesOut = 0
+    /// Keyframes among them.
     public var keyframesOut = 0
+    /// Bytes of encoded video delivered.
     public var bytesOut = 0
 }

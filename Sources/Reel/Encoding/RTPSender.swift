@@ -16,6 +16,7 @@ import ReelCore
 /// Not `Sendable`: one task or thread sends, as samples come out of an encoder in order
 /// (``EncoderSession/samples``).
 public final class RTPSender {
+    /// The SDP a receiver needs: address, port, payload type and parameter sets.
     public let sessionDescription: SessionDescription
     private let payloader: RTPPayloader
     private let socket: Int32
@@ -35,10 +36,13 @@ public final class RTPSender {
     public let senderReportInterval: Double
     /// ``finish()`` sends an RTCP BYE after the last report.
     public let sendsGoodbye: Bool
+    /// RTP packets sent.
     public private(set) var packetsSent = 0
+    /// Bytes sent in RTP packets, headers included.
     public private(set) var bytesSent = 0
     /// RTP payload octets sent, without headers: what sender reports count.
     public private(set) var payloadBytesSent = 0
+    /// RTCP sender reports sent.
     public private(set) var senderReportsSent = 0
 
     /// - Parameters:
@@ -109,6 +113,7 @@ public final class RTPSender {
         return socket
     }
 
+    /// Packetizes and sends a sample (paced by its decode time when asked), and a sender report when one is due.
     public func write(_ sample: EncodedSample) throws {
         if mediaClock == nil { mediaClock = (monotonicSeconds(), sample.decodeTime.seconds) }
         if pacesInRealTime { waitForDecodeTime(of: sample) }
@@ -192,3 +197,6 @@ public final class RTPSender {
         lastReportAt = now
     }
 }
+
+@available(*, unavailable, message: "one owner uses it, in order")
+extension RTPSender: Sendable {}

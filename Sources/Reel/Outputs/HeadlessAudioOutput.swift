@@ -6,9 +6,11 @@ import ReelFFmpeg
 /// a virtual device clock (or as fast as it can when untimed), logging which sample was
 /// consumed when.
 public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
+    /// The format it pulls: float at the rate and channels asked for.
     public let format: AudioDeviceFormat
     /// Samples per pull (10 ms at 48 kHz by default).
     public let period: Int
+    /// Pull as fast as the player renders instead of in real time (benchmarks).
     public let untimed: Bool
     private let state = LockedValue<(running: Bool, paused: Bool)>((false, false))
     private let consumed = LockedValue<[Float]>([])
@@ -93,6 +95,7 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     /// Device time of each pull and how many samples had been consumed before it.
     public var pullLog: [(deviceTime: Double, sampleIndex: Int)] { pullLock.withLock { _ in pulls } }
 
+    /// Holds or resumes pulling.
     public func setPaused(_ paused: Bool) { state.withLock { $0.paused = paused } }
     /// Stops pulling; returns once the device thread will not call `render` again.
     public func close() {

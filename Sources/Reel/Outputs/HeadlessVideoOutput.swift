@@ -7,7 +7,9 @@ import ReelFFmpeg
 public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
     /// One presented frame: its media time and the device (monotonic) time it was shown.
     public struct Presentation: Sendable {
+        /// The frame's presentation time, in seconds.
         public var pts: Double
+        /// When it was shown, in monotonic seconds.
         public var deviceTime: Double
         /// Mean luma of the frame's first plane, for tests that look for flashes.
         public var meanLuma: Double
@@ -32,6 +34,7 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
         snapshotRequests.withLock { $0.append((time, path)) }
     }
 
+    /// Every frame shown so far, in order.
     public var presentations: [Presentation] { log.withLock { $0 } }
     /// Why snapshots failed; complete once the output is closed (the player stopped).
     public var errors: [String] { snapshotErrors.withLock { $0 } }

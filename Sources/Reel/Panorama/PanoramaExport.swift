@@ -5,15 +5,22 @@ import ReelFFmpeg
 /// Reframes a 360° video into a flat one: every frame projected at a fixed view or along
 /// a `CameraPath`, encoded with libx264, the first audio stream copied.
 public struct PanoramaExport: Sendable {
+    /// The 360° video.
     public var input: String
+    /// The flat video to write (MP4, MKV, MOV).
     public var output: String
+    /// The view, its interpolation and the stereo eye.
     public var settings: PanoramaSettings
+    /// The output's width in pixels.
     public var width: Int
+    /// The output's height in pixels.
     public var height: Int
+    /// Where the camera looks over time; `settings`' fixed view when `nil`.
     public var path: CameraPath?
     /// libx264's constant rate factor (0 is lossless).
     public var crf: Int = 18
 
+    /// An export of `input` to `output` at `width`×`height`.
     public init(input: String, output: String, settings: PanoramaSettings, width: Int, height: Int, path: CameraPath? = nil) {
         self.input = input
         self.output = output

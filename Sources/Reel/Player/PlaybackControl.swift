@@ -28,7 +28,7 @@ final class PlaybackControl: @unchecked Sendable {
     var audioClock = PlaybackClock()
     var videoClock = PlaybackClock()
     var externalClock = PlaybackClock()
-    var statistics = PlaybackStatistics()
+    var statistics = PlayerStatistics()
 
     init() {
         // A playback opens paused: its clocks start held, or the opening frame's time

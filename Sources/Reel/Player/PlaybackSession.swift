@@ -11,7 +11,7 @@ import ReelFFmpeg
 /// stream while the other stream's decoder still needs packets (a frame-threaded video
 /// decoder holds one packet per thread before its first frame comes out).
 final class PlaybackSession: @unchecked Sendable {
-    let configuration: PlayerConfiguration
+    let configuration: Player.Configuration
     let control = PlaybackControl()
     let info: MediaInfo
     let videoStream: Int?
@@ -40,17 +40,18 @@ final class PlaybackSession: @unchecked Sendable {
     private let seekLock = NSLock()
     lazy var audioRenderer: AudioRenderer? = audioOutput.map { AudioRenderer(session: self, format: $0.format) }
 
-    init(url: String, configuration: PlayerConfiguration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
+    init(url: String, configuration: Player.Configuration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
          openedAt: Double, emit: @escaping @Sendable (PlayerEvent) -> Void, onEnd: @escaping @Sendable () -> Void,
          onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil,
-         testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
+         interrupt: InterruptController? = nil, testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
         self.configuration = configuration
         self.testHooks = testHooks
         self.openedAt = openedAt
         self.emit = emit
         self.onEnd = onEnd
         self.onCommand = onCommand
-        let demuxer = try PlaybackSources.open(url, options: configuration.input)
+        let demuxer = try PlaybackSources.open(url, options: configuration.input,
+                                               interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout))
         self.demuxer = demuxer
         info = demuxer.info
         startTime = info.format.startTime ?? 0

@@ -26,10 +26,11 @@ extension Demuxer: PlaybackSource {
 
 enum PlaybackSources {
     /// An `.sdp` file is received by Reel's RTP receiver; anything else goes to FFmpeg.
-    static func open(_ url: String, options: DemuxOptions) throws -> any PlaybackSource {
+    /// `interrupt` cancels FFmpeg's open and reads from any thread.
+    static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController) throws -> any PlaybackSource {
         if url.lowercased().hasSuffix(".sdp"), FileManager.default.fileExists(atPath: url) {
             return try RTPPlaybackSource(sdpPath: url, timeout: options.timeout)
         }
-        return try Demuxer(url: url, options: options)
+        return try Demuxer(url: url, options: options, interrupt: interrupt)
     }
 }

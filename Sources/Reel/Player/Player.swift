@@ -8,7 +8,7 @@ import ReelFFmpeg
 /// All methods may be called from any thread. Events arrive on ``events``.
 public final class Player: @unchecked Sendable {
     /// How this player plays, as given at creation.
-    public let configuration: PlayerConfiguration
+    public let configuration: Configuration
     /// State changes, time updates, the first frame, seeks, the end, errors.
     public let events: AsyncStream<PlayerEvent>
     /// Every presented frame, for other consumers (`FrameTap/subscribe(format:bufferLimit:)`).
@@ -24,7 +24,7 @@ public final class Player: @unchecked Sendable {
     private var url: String?
     private let commands = DispatchQueue(label: "reel.player.commands")
     /// The counters of the last playback, kept after ``stop()``.
-    private var finalStatistics = PlaybackStatistics()
+    private var finalStatistics = PlayerStatistics()
     /// Set by tests before ``open(_:startingAt:audioTrack:)``; each session keeps a copy.
     var testHooks = PlaybackTestHooks()
 
@@ -33,7 +33,7 @@ public final class Player: @unchecked Sendable {
     ///   - videoOutput: makes the video output for each opened input (`nil`: no video).
     ///   - audioOutput: makes the audio output for each opened input (`nil`: no audio).
     ///   - frameTap: where presented frames go for other consumers; a new one by default.
-    public init(configuration: PlayerConfiguration = PlayerConfiguration(),
+    public init(configuration: Configuration = Configuration(),
                 frameTap: FrameTap = .withLibswscaleFallback(),
                 videoOutput: @escaping @Sendable () -> (any VideoOutput)?,
                 audioOutput: @escaping @Sendable () -> (any AudioOutput)?) {
@@ -71,7 +71,7 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Counters of the current playback, or of the last one after ``stop()``.
-    public var statistics: PlaybackStatistics {
+    public var statistics: PlayerStatistics {
         guard let session = lock.withLock({ session }) else { return lock.withLock { finalStatistics } }
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0
@@ -91,18 +91,31 @@ public final class Player: @unchecked Sendable {
     /// Opens `url` (a file or any URL FFmpeg reads); the player is then `ready`, paused
     /// on its first frame (the one at `start` seconds when given: an exact seek before
     /// anything is shown). Throws, and moves to `failed`, when the input cannot be played.
+    ///
+    /// Cancelling the calling task interrupts a blocking open (a slow server, a stalled
+    /// network): the player goes back to `idle` and this throws `CancellationError`.
     public func open(_ url: String, startingAt start: Double? = nil, audioTrack: Int? = nil) async throws {
         stop()
         move(to: .opening)
         let openedAt = monotonicSeconds()
+        let interrupt = InterruptController(timeout: configuration.input.timeout)
         do {
-            let session = try await BlockingThread.run(name: "reel.open") { [self] in
-                try PlaybackSession(url: url, configuration: configuration, videoOutput: makeVideoOutput(),
-                                    audioOutput: makeAudioOutput(), frameTap: frameTap, openedAt: openedAt,
-                                    emit: { [weak self] event in self?.handle(event) },
-                                    onEnd: { [weak self] in self?.move(to: .failed) },
-                                    onCommand: { [weak self] command in self?.perform(command) },
-                                    audioTrack: audioTrack, testHooks: testHooks)
+            let session = try await withTaskCancellationHandler {
+                try await BlockingThread.run(name: "reel.open") { [self] in
+                    try PlaybackSession(url: url, configuration: configuration, videoOutput: makeVideoOutput(),
+                                        audioOutput: makeAudioOutput(), frameTap: frameTap, openedAt: openedAt,
+                                        emit: { [weak self] event in self?.handle(event) },
+                                        onEnd: { [weak self] in self?.move(to: .failed) },
+                                        onCommand: { [weak self] command in self?.perform(command) },
+                                        audioTrack: audioTrack, interrupt: interrupt, testHooks: testHooks)
+                }
+            } onCancel: {
+                interrupt.cancel()
+            }
+            // Cancelled as the open finished: its reads would fail at once.
+            guard !interrupt.isCancelled else {
+                session.stop()
+                throw CancellationError()
             }
             session.onBuffering = { [weak self] buffering in
                 guard let self else { return }
@@ -116,6 +129,9 @@ public final class Player: @unchecked Sendable {
                 self.wantsToPlay = false
             }
             move(to: .ready)
+        } catch where interrupt.isCancelled {
+            move(to: .idle)
+            throw CancellationError()
         } catch {
             move(to: .failed)
             continuation.yield(.error(PlayerError(error)))
@@ -228,7 +244,7 @@ public final class Player: @unchecked Sendable {
 extension Player {
     /// A player with no screen and no sound card: frames are recorded, audio is consumed
     /// in real time from a virtual device clock (``HeadlessVideoOutput``, ``HeadlessAudioOutput``).
-    public static func headless(configuration: PlayerConfiguration = PlayerConfiguration(),
+    public static func headless(configuration: Configuration = Configuration(),
                                 video: HeadlessVideoOutput = HeadlessVideoOutput(),
                                 audio: HeadlessAudioOutput? = nil) -> Player {
         let audioOutput = audio ?? HeadlessAudioOutput(untimed: configuration.untimed)

@@ -30,7 +30,7 @@ public struct PlayerError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Counters of a playback, for `--stats` and tests.
-public struct PlaybackStatistics: Sendable, Codable {
+public struct PlayerStatistics: Sendable, Codable {
     /// Seconds from the start of the input.
     public var position: Double = 0
     /// Video frames presented.

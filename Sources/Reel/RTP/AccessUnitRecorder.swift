@@ -10,7 +10,9 @@ import ReelFFmpeg
 /// Not `Sendable`: one task or thread writes, as access units come out of a receiver in
 /// order (``RTPReceiver/accessUnits()``).
 public final class AccessUnitRecorder {
+    /// The file being written.
     public let path: String
+    /// The codec of the access units.
     public let codec: VideoCodec
     private var annexB: FileHandle?
     private var muxer: EncodedSampleMuxer?
@@ -21,10 +23,12 @@ public final class AccessUnitRecorder {
     private var held: [AccessUnit] = []
     static let heldForTiming = 8
     private let clockRate: Int32
+    /// Access units written so far (the first ones are held until their spacing is known).
     public private(set) var writtenUnits = 0
 
     static let elementaryExtensions: Set<String> = ["h264", "264", "h265", "265", "hevc"]
 
+    /// Creates `path`: its extension chooses Annex B or a container; `clockRate` is the RTP clock of the units' times.
     public init(path: String, codec: VideoCodec, clockRate: Int = 90000) throws {
         self.path = path
         self.codec = codec
@@ -37,6 +41,7 @@ public final class AccessUnitRecorder {
         }
     }
 
+    /// Writes an access unit; before the first one with parameter sets, a container skips it.
     public func write(_ unit: AccessUnit) throws {
         if let annexB {
             do { try annexB.write(contentsOf: unit.annexB) } catch { throw OutputError(path, error.localizedDescription) }
@@ -81,6 +86,7 @@ public final class AccessUnitRecorder {
         writtenUnits += 1
     }
 
+    /// Writes what is held and closes the file (a container's index is written here).
     public func finish() throws {
         if !held.isEmpty { try writeHeld() }
         try annexB?.close()
@@ -106,3 +112,6 @@ public final class AccessUnitRecorder {
         return try VideoFormatDescription(codec: codec, width: size.0, height: size.1, parameterSets: parameterSets)
     }
 }
+
+@available(*, unavailable, message: "one owner uses it, in order")
+extension AccessUnitRecorder: Sendable {}

@@ -162,6 +162,6 @@ extension RTPReceiver {
         let transport = self.transport
         Task.detached { await transport.stop() }
         end(nil)
-        waitUntilFinished()
+        blockUntilFinished()
     }
 }

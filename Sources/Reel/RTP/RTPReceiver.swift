@@ -109,9 +109,14 @@ public final class RTPReceiver: @unchecked Sendable {
         thread.start()
     }
 
-    /// The access units as an asynchronous sequence (instead of a handler).
+    /// Starts receiving, with the access units as an asynchronous sequence (instead of a
+    /// handler) that finishes when the receiver stops. Cancelling the task that iterates it
+    /// stops the receiver.
     public func accessUnits() async throws -> AsyncStream<AccessUnit> {
         let (stream, continuation) = AsyncStream.makeStream(of: AccessUnit.self, bufferingPolicy: .bufferingNewest(1024))
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination { self?.end(nil) }
+        }
         try await start { continuation.yield($0) }
         whenFinished { continuation.finish() }
         return stream
@@ -121,14 +126,15 @@ public final class RTPReceiver: @unchecked Sendable {
     @discardableResult
     public func stop() async -> RTPReceiverStatistics {
         end(nil)
-        waitUntilFinished()
+        await withCheckedContinuation { continuation in whenFinished { continuation.resume() } }
         await transport.stop()
         return statistics
     }
 
-    /// Waits until the transport ends on its own (TCP or HTTP end of stream) or `stop()`.
-    public func waitUntilEnded() async {
-        await withCheckedContinuation { continuation in whenFinished { continuation.resume() } }
+    /// Waits until the transport ends on its own (TCP or HTTP end of stream) or `stop()`;
+    /// returns early, with the receiver still running, when the waiting task is cancelled.
+    public func waitUntilFinished() async {
+        _ = await waitCancellably { done in whenFinished { done(()) } }
     }
 
     /// Runs `action` once the receiving thread is done, at once if it is.
@@ -182,7 +188,7 @@ public final class RTPReceiver: @unchecked Sendable {
         polled?.interrupt()
     }
 
-    func waitUntilFinished() {
+    func blockUntilFinished() {
         lock.withLock { while !finished { lock.wait(seconds: 0.5) } }
     }
 

@@ -35,7 +35,9 @@ final class FileSink {
 
 /// A frame tap writer could not write.
 public struct TapError: Error, CustomStringConvertible, Sendable {
+    /// The file or directory written to.
     public var path: String
+    /// Why it could not be written.
     public var reason: String
     public var description: String { "cannot write \(path): \(reason)" }
 }

@@ -24,8 +24,11 @@ public final class TapWriter: @unchecked Sendable {
         }
     }
 
+    /// Frames written to the file or directory so far.
     public var framesWritten: Int { state.withLock { $0.written } }
+    /// Frames the tap dropped because the writer fell behind.
     public var framesDropped: Int { subscription?.droppedFrames ?? 0 }
+    /// The first write error; the writer stops at it.
     public var error: TapError? { state.withLock { $0.error } }
 
     /// Stops taking frames and waits (up to `timeout` seconds) until those already taken

@@ -6,11 +6,15 @@ import ReelFFmpeg
 /// (`dir/%04d.png`, straight alpha as PNG defines, numbered from 0), a MOV (ProRes 4444,
 /// or PNG pictures) or a WebM (VP9 with alpha). A MOV also gets the animation's audio.
 public struct VAPExport: Sendable {
+    /// Where the frames go, and in which format.
     public enum Output: Sendable, Equatable {
         /// A printf pattern with one integer, such as `frames/%04d.png`.
         case pngSequence(pattern: String)
+        /// A MOV with ProRes 4444 and its alpha (`-c:v prores_ks -profile:v 4444`).
         case proRes4444(path: String)
+        /// A MOV whose pictures are PNGs with alpha (lossless).
         case pngMOV(path: String)
+        /// A WebM with VP9 and its alpha.
         case vp9WebM(path: String)
 
         /// The output a path names: `%…d` patterns are sequences, `.mov` ProRes 4444
@@ -36,13 +40,18 @@ public struct VAPExport: Sendable {
         }
     }
 
+    /// The VAP file.
     public var input: String
+    /// Where the frames go.
     public var output: Output
+    /// Where colour and alpha lie; the file's `vapc`, or detected, when `nil`.
     public var layout: VAPLayout?
+    /// The text and images fused in.
     public var content: VAPFusionContent
     /// Frames per second of the output; the animation's own rate when `nil`.
     public var framesPerSecond: Int?
 
+    /// An export of `input` to `output`.
     public init(input: String, output: Output, layout: VAPLayout? = nil, content: VAPFusionContent = VAPFusionContent(), framesPerSecond: Int? = nil) {
         self.input = input
         self.output = output

@@ -4,7 +4,10 @@ import ReelFFmpeg
 /// Decodes a VAP file's video frame by frame: samples located by Reel's MP4 reader are
 /// read from the file and given to libavcodec (as VAP gives them to VideoToolbox), and
 /// the pictures come out in presentation order with their frame index.
+///
+/// Not `Sendable`: one thread decodes, frame after frame, as a player or an export does.
 public final class VAPFrameDecoder {
+    /// The file as Reel's MP4 reader sees it.
     public let file: VAPFile
     private let source: MP4FileSource
     private let decoder: Decoder
@@ -29,6 +32,7 @@ public final class VAPFrameDecoder {
         frameIndex = order
     }
 
+    /// Frames in the video.
     public var frameCount: Int { file.frameCount }
 
     /// The next picture in presentation order, `nil` after the last.
@@ -82,3 +86,6 @@ public final class VAPFrameDecoder {
         ready.append((index, try PixelBuffer(wrapping: frame)))
     }
 }
+
+@available(*, unavailable, message: "one owner uses it, in order")
+extension VAPFrameDecoder: Sendable {}

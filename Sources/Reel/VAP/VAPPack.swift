@@ -7,15 +7,25 @@ import ReelFFmpeg
 /// half scale), encoded with libx264 or libx265, an audio file's stream copied in, and the
 /// `vapc` box inserted after `ftyp`.
 public struct VAPPack: Sendable {
-    public enum Codec: String, Sendable, CaseIterable { case h264, h265 }
+    /// The video codec of the animation.
+    public enum Codec: String, Sendable, CaseIterable {
+        /// H.264 with libx264: every VAP player decodes it.
+        case h264
+        /// H.265 with libx265: smaller, for players with an HEVC decoder.
+        case h265
+    }
 
     /// A printf pattern with one integer (`frames/%04d.png`), numbered from 0 to 4 on.
     public var input: String
+    /// The VAP file to write (`.mp4`).
     public var output: String
+    /// Frames per second of the animation.
     public var framesPerSecond = 25
+    /// The video codec.
     public var codec = Codec.h264
     /// libx264/libx265's constant rate factor.
     public var crf = 18
+    /// libx264/libx265's preset: its speed/size trade-off.
     public var preset = "medium"
     /// An audio file whose first audio stream is copied (AAC, MP3 or another codec MP4 holds).
     public var audio: String?
@@ -26,16 +36,22 @@ public struct VAPPack: Sendable {
     /// frame (numbered as the frames; white and opaque where the source shows, a missing or
     /// empty picture where it does not).
     public struct FusionSource: Sendable {
+        /// The tag the application knows the source by, such as `[sTxt1]`.
         public var tag: String
+        /// An image or a text.
         public var kind: VAPConfig.Source.Kind
+        /// A printf pattern of the mask pictures, numbered as the frames.
         public var masks: String
         /// The size the application draws the source at; the largest mask box by default.
         public var size: (width: Int, height: Int)?
+        /// How the source fills each object's frame.
         public var fit: VAPConfig.Source.Fit = .fitXY
         /// Text colour (`#RRGGBB`) and boldness.
         public var color: String?
+        /// Draw the text bold.
         public var bold = false
 
+        /// A source shown where its masks are.
         public init(tag: String, kind: VAPConfig.Source.Kind, masks: String) {
             self.tag = tag
             self.kind = kind
@@ -43,6 +59,7 @@ public struct VAPPack: Sendable {
         }
     }
 
+    /// A pack of the pictures `input` names into `output`, with every other setting at its default.
     public init(input: String, output: String) {
         self.input = input
         self.output = output

@@ -9,19 +9,25 @@ import ReelFFmpeg
 ///
 /// Outputs get opaque RGBA pictures: the animation over a checkerboard, or over black.
 public final class VAPPlayer: @unchecked Sendable {
-    public struct Options: Sendable {
+    /// How a ``VAPPlayer`` plays: rate, loops, layout, fusion content and background.
+    public struct Configuration: Sendable {
         /// Frames per second, used when 1–60; else the file's (see `VAPFrameRate`).
         public var framesPerSecond: Int?
         /// Times to play; 0 loops until stopped.
         public var loops = 1
         /// Leave the last frame on screen at the end (else show the background alone).
         public var keepsLastFrame = true
+        /// Play the animation's audio track on the audio output, when it has one.
         public var playsAudio = true
+        /// Where the colour and alpha pictures are in each frame; `nil` reads the file's
+        /// `vapc`, else detects the layout from the first frame.
         public var layout: VAPLayout?
+        /// The text and images fused into the animation's slots.
         public var content = VAPFusionContent()
         /// Show transparency as a checkerboard (else over black).
         public var checkerboard = true
 
+        /// A configuration; every value has the default of `reel vap play`.
         public init(framesPerSecond: Int? = nil, loops: Int = 1, keepsLastFrame: Bool = true, playsAudio: Bool = true,
                     layout: VAPLayout? = nil, content: VAPFusionContent = VAPFusionContent(), checkerboard: Bool = true) {
             self.framesPerSecond = framesPerSecond
@@ -34,43 +40,49 @@ public final class VAPPlayer: @unchecked Sendable {
         }
     }
 
+    /// What happens, in order: the configuration read, start, pauses, each frame shown,
+    /// the end or a failure. The stream finishes when playback ends.
     public let events: AsyncStream<VAPEvent>
     /// Every frame shown (opaque RGBA, as on screen), for consumers besides the output.
     public let frameTap: FrameTap
+    /// How the player was made to play.
+    public let configuration: Configuration
+    /// The rate frames are shown at: the configuration's, else the file's.
     public let framesPerSecond: Double
+    /// Frames in one loop of the animation.
     public let frameCount: Int
     private let continuation: AsyncStream<VAPEvent>.Continuation
-    private let options: Options
     private let renderer: VAPRenderer
     private let makeVideo: @Sendable () -> (any VideoOutput)?
     private let audioOutput: (any AudioOutput)?
     private let audioClock: VAPAudioClock?
     private let control = ConditionLock()
     private var commands: [Command] = []
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
+    private var started = false
+    private var finished = false
+    private var finishActions: [@Sendable () -> Void] = []
 
     private enum Command { case pause, resume, togglePause, seek(frame: Int), stop }
 
     /// Opens `path` and reports ``VAPEvent/configReady(config:layout:frameCount:framesPerSecond:)``.
     /// - Parameters:
     ///   - path: the VAP file.
-    ///   - options: frame rate, loops, layout, fusion content and background.
+    ///   - configuration: frame rate, loops, layout, fusion content and background.
     ///   - video: makes the video output on the player's thread (windows belong to the thread that made them).
     ///   - audio: the device for the animation's audio; `nil` plays without sound.
     ///   - frameTap: where the frames shown go for other consumers; a new one by default.
-    public init(path: String, options: Options = Options(), video: @escaping @Sendable () -> (any VideoOutput)?, audio: (any AudioOutput)?,
+    public init(path: String, configuration: Configuration = Configuration(), video: @escaping @Sendable () -> (any VideoOutput)?, audio: (any AudioOutput)?,
                 frameTap: FrameTap = .withLibswscaleFallback()) throws {
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.frameTap = frameTap
-        self.options = options
-        renderer = try VAPRenderer(path: path, layout: options.layout, content: options.content)
+        self.configuration = configuration
+        renderer = try VAPRenderer(path: path, layout: configuration.layout, content: configuration.content)
         let file = renderer.decoder.file
         let nativeRate = VAPFrameRate.choose(requested: nil, config: file.config?.info.framesPerSecond, samples: file.sampleFrameRate)
-        framesPerSecond = VAPFrameRate.choose(requested: options.framesPerSecond, config: file.config?.info.framesPerSecond, samples: file.sampleFrameRate)
+        framesPerSecond = VAPFrameRate.choose(requested: configuration.framesPerSecond, config: file.config?.info.framesPerSecond, samples: file.sampleFrameRate)
         frameCount = renderer.decoder.frameCount
         makeVideo = video
-        if options.playsAudio, let audio, file.audio != nil,
+        if configuration.playsAudio, let audio, file.audio != nil,
            let track = try VAPAudioTrack(path: path, format: audio.format, tempo: framesPerSecond / nativeRate) {
             audioClock = VAPAudioClock(track: track)
             audioOutput = audio
@@ -81,11 +93,14 @@ public final class VAPPlayer: @unchecked Sendable {
         continuation.yield(.configReady(config: file.config, layout: renderer.layout, frameCount: frameCount, framesPerSecond: framesPerSecond))
     }
 
-    /// Starts playing on the player's thread.
+    /// Starts playing on the player's thread, or resumes after ``pause()``.
     public func play() {
-        guard thread == nil else { return }
+        let first = control.withLock { () -> Bool in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return send(.resume) }
         let thread = Thread { [self] in
-            defer { finished.signal() }
             do {
                 try run()
             } catch {
@@ -94,23 +109,42 @@ public final class VAPPlayer: @unchecked Sendable {
             audioOutput?.close()
             frameTap.finishAll()
             continuation.finish()
+            markFinished()
         }
         thread.name = "reel.vap"
-        self.thread = thread
         thread.start()
     }
 
+    /// Holds the current frame (and the audio) until ``play()``.
     public func pause() { send(.pause) }
-    public func resume() { send(.resume) }
     /// Shows frame `index` next (clamped to the animation).
     public func seek(toFrame index: Int) { send(.seek(frame: index)) }
+    /// Ends playback; ``events`` reports ``VAPEvent/completed(framesShown:framesDropped:loops:)``
+    /// and finishes.
     public func stop() { send(.stop) }
 
-    /// Blocks until playback ends.
-    public func waitUntilFinished() {
-        guard thread != nil else { return }
-        finished.wait()
-        finished.signal()
+    /// Waits until playback has ended (the last loop, ``stop()``, the window closed or a
+    /// failure) and the outputs are closed; at once if it was never started. Returns early,
+    /// with the player still playing, when the waiting task is cancelled.
+    public func waitUntilFinished() async {
+        _ = await waitCancellably { done in whenFinished { done(()) } }
+    }
+
+    private func whenFinished(_ action: @escaping @Sendable () -> Void) {
+        let now = control.withLock {
+            if started && !finished { finishActions.append(action) }
+            return !started || finished
+        }
+        if now { action() }
+    }
+
+    private func markFinished() {
+        let actions = control.withLock {
+            finished = true
+            defer { finishActions = [] }
+            return finishActions
+        }
+        for action in actions { action() }
     }
 
     private func send(_ command: Command) {
@@ -145,7 +179,7 @@ public final class VAPPlayer: @unchecked Sendable {
         playing: while !stopped {
             guard let (index, picture) = upcoming else {
                 loop += 1
-                if options.loops > 0 && loop >= options.loops { break }
+                if configuration.loops > 0 && loop >= configuration.loops { break }
                 try renderer.seek(toFrame: 0)
                 upcoming = try renderer.nextFrame()
                 audioClock?.start(at: 0)
@@ -230,7 +264,7 @@ public final class VAPPlayer: @unchecked Sendable {
             upcoming = try renderer.nextFrame()
         }
         audioClock?.stop()
-        if !options.keepsLastFrame, let lastPicture {
+        if !configuration.keepsLastFrame, let lastPicture {
             let empty = try PixelBuffer(format: .rgba, width: lastPicture.width, height: lastPicture.height)
             video?.present(try displayed(empty, index: frameCount))
         }
@@ -241,7 +275,7 @@ public final class VAPPlayer: @unchecked Sendable {
     /// (milliseconds).
     private func displayed(_ picture: PixelBuffer, index: Int) throws -> VideoFrame {
         let output = try PixelBuffer(format: .rgba, width: picture.width, height: picture.height)
-        if options.checkerboard {
+        if configuration.checkerboard {
             Checkerboard.composite(picture, into: output)
         } else {
             // Premultiplied over black is the colour itself.

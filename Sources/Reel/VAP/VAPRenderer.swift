@@ -4,9 +4,14 @@ import ReelText
 
 /// A VAP animation turned into RGBA pictures, frame after frame: decoded with
 /// ``VAPFrameDecoder``, composited with `VAPCompositor`, fused with `VAPFusion`.
+///
+/// Not `Sendable`: one thread renders, frame after frame, as a player or an export does.
 public final class VAPRenderer {
+    /// The decoder of the file's video.
     public let decoder: VAPFrameDecoder
+    /// Where the colour and alpha lie in each frame.
     public let layout: VAPLayout
+    /// Whether the output is premultiplied (as players draw) or straight (as PNG stores).
     public let alphaMode: VAPCompositor.AlphaMode
     private var compositor: VAPCompositor
     private var fusion: VAPFusion?
@@ -66,6 +71,7 @@ public final class VAPRenderer {
         return (index, output)
     }
 
+    /// Renders frame `index` next (decoding from the keyframe before it).
     public func seek(toFrame index: Int) throws { try decoder.seek(toFrame: index) }
 
     private static func sourcePictures(_ config: VAPConfig, _ content: VAPFusionContent) throws -> [String: PixelBuffer] {
@@ -90,3 +96,6 @@ public final class VAPRenderer {
         return pictures
     }
 }
+
+@available(*, unavailable, message: "one owner uses it, in order")
+extension VAPRenderer: Sendable {}

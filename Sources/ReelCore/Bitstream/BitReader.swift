@@ -1,6 +1,6 @@
 /// Reads the bits of a NAL unit's payload (RBSP), most significant first, including the
 /// Exp-Golomb codes of parameter sets. Reading past the end throws; it never traps.
-public struct BitReader {
+public struct BitReader: Sendable {
     private let bytes: [UInt8]
     private var bitPosition = 0
 
@@ -18,14 +18,17 @@ public struct BitReader {
         bytes = payload
     }
 
+    /// Bits not read yet.
     public var bitsLeft: Int { bytes.count * 8 - bitPosition }
 
+    /// The next bit; an error past the end.
     public mutating func bit() throws -> UInt32 {
         guard bitPosition < bytes.count * 8 else { throw BitstreamError("a parameter set ends too early") }
         defer { bitPosition += 1 }
         return UInt32(bytes[bitPosition >> 3] >> (7 - UInt8(bitPosition & 7)) & 1)
     }
 
+    /// The next `count` bits (at most 32), most significant first.
     public mutating func bits(_ count: Int) throws -> UInt32 {
         precondition(count <= 32)
         var value: UInt32 = 0
@@ -33,8 +36,10 @@ public struct BitReader {
         return value
     }
 
+    /// The next bit as a flag.
     public mutating func flag() throws -> Bool { try bit() == 1 }
 
+    /// Skips `count` bits; an error past the end.
     public mutating func skip(_ count: Int) throws {
         guard count <= bitsLeft else { throw BitstreamError("a parameter set ends too early") }
         bitPosition += count

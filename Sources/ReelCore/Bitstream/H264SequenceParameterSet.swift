@@ -1,14 +1,21 @@
 /// The fields of an H.264 sequence parameter set (ITU-T H.264 7.3.2.1.1) that describe
 /// the stream: profile, level, chroma format, bit depth and the cropped picture size.
 public struct H264SequenceParameterSet: Sendable, Equatable {
+    /// `profile_idc`: 66 baseline, 77 main, 100 high, 110 high 10…
     public var profileIDC: UInt8
     /// constraint_set0…5 flags and the two reserved bits, as the byte after profile_idc.
     public var constraintFlags: UInt8
+    /// `level_idc`: 10 × the level (level 4.1 is 41).
     public var levelIDC: UInt8
+    /// `chroma_format_idc`: 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4.
     public var chromaFormatIDC: UInt32 = 1
+    /// Bits per luma sample.
     public var bitDepthLuma: Int = 8
+    /// Bits per chroma sample.
     public var bitDepthChroma: Int = 8
+    /// Width in pixels, after the frame cropping.
     public var width: Int = 0
+    /// Height in pixels, after the frame cropping.
     public var height: Int = 0
 
     /// Profiles whose SPS carries chroma format, bit depth and scaling matrices.

@@ -1,19 +1,31 @@
 /// The fields of an H.265 sequence parameter set (ITU-T H.265 7.3.2.2) that an `hvcC`
 /// record repeats: the general profile, tier and level, chroma format, bit depths and size.
 public struct H265SequenceParameterSet: Sendable, Equatable {
+    /// `general_profile_space`: 0 for every profile defined so far.
     public var profileSpace: UInt8 = 0
+    /// `general_tier_flag`: 0 Main tier, 1 High tier.
     public var tierFlag: UInt8 = 0
+    /// `general_profile_idc`: 1 Main, 2 Main 10, 4 range extensions…
     public var profileIDC: UInt8 = 0
+    /// `general_profile_compatibility_flag[32]`, bit 31 first.
     public var profileCompatibilityFlags: UInt32 = 0
     /// The 48 bits of general constraint indicator flags.
     public var constraintIndicatorFlags: UInt64 = 0
+    /// `general_level_idc`: 30 × the level (level 4.1 is 123).
     public var levelIDC: UInt8 = 0
+    /// `sps_max_sub_layers_minus1` + 1: temporal sub-layers in the stream.
     public var maxSubLayers: Int = 1
+    /// `sps_temporal_id_nesting_flag`.
     public var temporalIDNesting = false
+    /// `chroma_format_idc`: 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4.
     public var chromaFormatIDC: UInt32 = 1
+    /// Bits per luma sample.
     public var bitDepthLuma = 8
+    /// Bits per chroma sample.
     public var bitDepthChroma = 8
+    /// Width in luma samples, after the conformance window.
     public var width = 0
+    /// Height in luma samples, after the conformance window.
     public var height = 0
 
     /// - Parameter nalUnit: the SPS NAL unit, both header bytes included.

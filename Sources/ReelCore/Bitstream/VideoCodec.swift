@@ -1,6 +1,8 @@
 /// The video codecs Reel encodes and carries over RTP: their NAL unit headers differ.
 public enum VideoCodec: String, Sendable, CaseIterable, Codable {
+    /// H.264 / AVC (ITU-T H.264): one-byte NAL unit headers.
     case h264
+    /// H.265 / HEVC (ITU-T H.265): two-byte NAL unit headers.
     case h265
 
     /// Bytes in a NAL unit header (H.264: 1, H.265: 2).
@@ -28,5 +30,6 @@ public enum VideoCodec: String, Sendable, CaseIterable, Codable {
 /// Why a bitstream could not be read or written.
 public struct BitstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
+    /// An error that says what is wrong in `description`.
     public init(_ description: String) { self.description = description }
 }

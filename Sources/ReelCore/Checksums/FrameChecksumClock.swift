@@ -7,8 +7,8 @@
 /// behind) and audio in samples (keeping a frame continuous with the last unless the
 /// rounding says otherwise, or the packets have a gap). This is that arithmetic
 /// (`do_video_out` and `decode_audio` of fftools/ffmpeg.c), and nothing more.
-public struct FrameChecksumClock: Sendable {
-    public let outputTimeBase: Rational
+package struct FrameChecksumClock: Sendable {
+    package let outputTimeBase: Rational
     private let inputTimeBase: Rational
     private let offsetTicks: Int64
     private let isAudio: Bool
@@ -20,14 +20,14 @@ public struct FrameChecksumClock: Sendable {
     ///   - videoTimeBase: the time base of the video stream's timestamps.
     ///   - frameRate: the stream's guessed frame rate (`av_guess_frame_rate`).
     ///   - startTime: the container's start time in microseconds.
-    public init(videoTimeBase: Rational, frameRate: Rational, startTime: Int64?) {
+    package init(videoTimeBase: Rational, frameRate: Rational, startTime: Int64?) {
         inputTimeBase = videoTimeBase
         outputTimeBase = frameRate.isKnown && frameRate.numerator > 0 ? frameRate.inverted.reduced : videoTimeBase
         offsetTicks = Self.offset(startTime, in: videoTimeBase)
         isAudio = false
     }
 
-    public init(audioTimeBase: Rational, sampleRate: Int, startTime: Int64?) {
+    package init(audioTimeBase: Rational, sampleRate: Int, startTime: Int64?) {
         inputTimeBase = audioTimeBase
         outputTimeBase = Rational(1, max(sampleRate, 1))
         offsetTicks = Self.offset(startTime, in: audioTimeBase)
@@ -35,7 +35,7 @@ public struct FrameChecksumClock: Sendable {
     }
 
     /// The output timestamp of the next video frame, or `nil` where ffmpeg drops it.
-    public mutating func videoTick(pts: Int64?, durationTicks: Int64) -> Int64? {
+    package mutating func videoTick(pts: Int64?, durationTicks: Int64) -> Int64? {
         guard let pts else {
             defer { nextVideoTick += 1 }
             return nextVideoTick
@@ -65,7 +65,7 @@ public struct FrameChecksumClock: Sendable {
     ///   - sampleCount: the samples in the frame.
     ///   - packet: the timing of the packet just sent to the decoder, for the first frame
     ///     that came out after it; `nil` for the frames after that.
-    public mutating func audioTick(pts: Int64?, sampleCount: Int, packet: (pts: Int64?, duration: Int64)? = nil) -> Int64 {
+    package mutating func audioTick(pts: Int64?, sampleCount: Int, packet: (pts: Int64?, duration: Int64)? = nil) -> Int64 {
         if let packet {
             // A gap between packets larger than a packet: start afresh from the timestamp.
             if let packetPTS = packet.pts, let previous = previousPacketPTS, packet.duration > 0, packetPTS - previous > packet.duration {

@@ -3,10 +3,13 @@
 public enum FrameChecksumLog {
     /// What the header says about the one stream being hashed.
     public enum StreamHeader: Sendable {
+        /// A video stream: `#tb`, `#media_type video`, `#dimensions`, `#sar`.
         case video(timeBase: Rational, width: Int, height: Int, sampleAspectRatio: Rational)
+        /// An audio stream: `#tb`, `#media_type audio`, `#codec_id`, `#sample_rate`, `#channel_layout`.
         case audio(timeBase: Rational, codecName: String, sampleRate: Int, channelLayout: String)
     }
 
+    /// The header lines `ffmpeg -f framemd5` writes before the first frame, `software` naming the writer.
     public static func header(for stream: StreamHeader, software: String) -> [String] {
         var lines = ["#format: frame checksums", "#version: 2", "#hash: MD5", "#software: \(software)"]
         switch stream {

@@ -3,13 +3,13 @@ import Foundation
 /// Writes encoded samples as an Annex B elementary stream (`.h264`, `.h265`): the
 /// parameter sets once at the start, as VideoToolbox's users do, or before every keyframe
 /// on request; every NAL unit after a 4-byte start code.
-public final class AnnexBWriter {
+package final class AnnexBWriter {
     private let handle: FileHandle
     private let path: String
     private let repeatsParameterSets: Bool
     private var wroteParameterSets = false
 
-    public init(path: String, repeatParameterSets: Bool = false) throws {
+    package init(path: String, repeatParameterSets: Bool = false) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw OutputError(path, "cannot create the file")
         }
@@ -19,7 +19,7 @@ public final class AnnexBWriter {
     }
 
     /// The Annex B bytes of a sample: its units, after the parameter sets when due.
-    public func bytes(of sample: EncodedSample) throws -> [UInt8] {
+    package func bytes(of sample: EncodedSample) throws -> [UInt8] {
         var units = try sample.nalUnits().map(Array.init)
         if !wroteParameterSets || (repeatsParameterSets && sample.isKeyframe) {
             units = sample.formatDescription.parameterSets + units
@@ -28,7 +28,7 @@ public final class AnnexBWriter {
         return AnnexB.stream(of: units)
     }
 
-    public func write(_ sample: EncodedSample) throws {
+    package func write(_ sample: EncodedSample) throws {
         do {
             try handle.write(contentsOf: bytes(of: sample))
         } catch let error as BitstreamError {
@@ -38,5 +38,5 @@ public final class AnnexBWriter {
         }
     }
 
-    public func finish() throws { try handle.close() }
+    package func finish() throws { try handle.close() }
 }

@@ -1,8 +1,11 @@
 /// What a decoder must know before the first sample of an encoded stream, as a
 /// CMVideoFormatDescription: the codec, the size and the parameter sets.
 public struct VideoFormatDescription: Sendable, Equatable {
+    /// H.264 or H.265.
     public var codec: VideoCodec
+    /// Coded width in pixels.
     public var width: Int
+    /// Coded height in pixels.
     public var height: Int
     /// VPS (H.265), SPS and PPS NAL units, headers included, in that order.
     public var parameterSets: [[UInt8]]
@@ -31,12 +34,18 @@ public struct VideoFormatDescription: Sendable, Equatable {
 /// One encoded picture, as a CMSampleBuffer out of VTCompressionSession: its NAL units each
 /// after a 4-byte big-endian length, its timing and whether decoding can start here.
 public struct EncodedSample: Sendable {
+    /// The NAL units, each after a 4-byte big-endian length (the `avcC`/`hvcC` layout).
     public var data: [UInt8]
+    /// Decoding can start here (an IDR picture).
     public var isKeyframe: Bool
+    /// When the picture is shown.
     public var presentationTime: MediaTime
+    /// When the picture is decoded; before its presentation time when B-frames reorder.
     public var decodeTime: MediaTime
+    /// The codec, size and parameter sets the sample needs.
     public var formatDescription: VideoFormatDescription
 
+    /// A sample with its timing and the description it decodes with.
     public init(data: [UInt8], isKeyframe: Bool, presentationTime: MediaTime, decodeTime: MediaTime, formatDescription: VideoFormatDescription) {
         self.data = data
         self.isKeyframe = isKeyframe

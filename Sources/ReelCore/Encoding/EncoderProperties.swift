@@ -4,34 +4,46 @@ public struct EncoderProperties: Sendable, Equatable {
     /// The profile, as `kVTProfileLevel_H264_*`; the level is chosen by the encoder from
     /// the size, rate and bit rate unless ``level`` names one.
     public enum Profile: String, Sendable, CaseIterable {
-        case baseline, main, high
+        /// Constrained baseline: no B-frames, no CABAC; every decoder plays it.
+        case baseline
+        /// Main: B-frames and CABAC.
+        case main
+        /// High: 8×8 transforms too; the best compression of the three.
+        case high
     }
 
     /// A cap on the data produced in a window of time (`kVTCompressionPropertyKey_DataRateLimits`:
     /// so many bytes per so many seconds).
     public struct DataRateLimit: Sendable, Equatable {
+        /// Bytes allowed in each window.
         public var bytes: Int
+        /// The window, in seconds.
         public var seconds: Double
+        /// At most `bytes` in any `seconds`.
         public init(bytes: Int, seconds: Double) {
             self.bytes = bytes
             self.seconds = seconds
         }
+        /// The limit as a bit rate.
         public var bitsPerSecond: Double { Double(bytes) * 8 / seconds }
     }
 
     /// Encode for live use: no look-ahead and no reordering, so each frame comes out as
     /// soon as it is encoded (x264/x265's `zerolatency`).
     public var realTime = false
+    /// The profile; main by default.
     public var profile: Profile = .main
     /// `"3.1"`, `"4.1"`…; nil lets the encoder pick the lowest level that fits.
     public var level: String?
     /// Bits per second; nil encodes at constant quality (CRF 23).
     public var averageBitRate: Int?
+    /// Caps on bytes per window of time, enforced as the encoder's VBV.
     public var dataRateLimits: [DataRateLimit] = []
     /// Most frames from one keyframe to the next (the GOP length).
     public var maxKeyFrameInterval = 250
     /// Keyframes exactly every ``maxKeyFrameInterval`` frames: no scene-cut keyframes.
     public var exactKeyFrameInterval = false
+    /// The rate frames come at, which rate control plans for.
     public var expectedFrameRate: Rational = Rational(30, 1)
     /// B-frames (output order differs from input order); baseline and real-time never use them.
     public var allowFrameReordering = true
@@ -39,10 +51,12 @@ public struct EncoderProperties: Sendable, Equatable {
     public var preset = "veryfast"
     /// Frames waiting for the encoder before ``dropPolicy`` applies.
     public var queueDepth = 8
+    /// What goes when ``queueDepth`` frames are already waiting.
     public var dropPolicy: FrameDropPolicy = .dropOldest
     /// Encoder threads; 0 lets the library choose.
     public var threads = 0
 
+    /// VideoToolbox-like defaults: main profile, constant quality, 250-frame GOPs, B-frames.
     public init() {}
 
     /// Whether output order can differ from input order with these settings.

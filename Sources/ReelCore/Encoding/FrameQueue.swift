@@ -2,31 +2,31 @@
 /// that are never dropped. At most `depth` frames wait; a new frame beyond that is
 /// handled by the ``FrameDropPolicy``, so the producer never waits. A dropped frame that
 /// asked for a keyframe passes the request on to the next frame kept.
-public struct FrameQueue<Frame, Order> {
-    public enum Item {
+package struct FrameQueue<Frame, Order> {
+    package enum Item {
         case frame(Frame, forceKeyframe: Bool)
         case order(Order)
     }
 
-    public let depth: Int
-    public let policy: FrameDropPolicy
+    package let depth: Int
+    package let policy: FrameDropPolicy
     private var items: [Item] = []
     private var head = 0
     private var pendingKeyframe = false
-    public private(set) var waitingFrames = 0
-    public private(set) var dropped = 0
+    package private(set) var waitingFrames = 0
+    package private(set) var dropped = 0
 
-    public init(depth: Int, policy: FrameDropPolicy) {
+    package init(depth: Int, policy: FrameDropPolicy) {
         precondition(depth >= 1)
         self.depth = depth
         self.policy = policy
     }
 
-    public var isEmpty: Bool { head == items.count }
+    package var isEmpty: Bool { head == items.count }
 
     /// Adds a frame; false when the new frame itself was dropped.
     @discardableResult
-    public mutating func push(_ frame: Frame, forceKeyframe: Bool) -> Bool {
+    package mutating func push(_ frame: Frame, forceKeyframe: Bool) -> Bool {
         if waitingFrames >= depth {
             dropped += 1
             switch policy {
@@ -43,9 +43,9 @@ public struct FrameQueue<Frame, Order> {
         return true
     }
 
-    public mutating func push(order: Order) { items.append(.order(order)) }
+    package mutating func push(order: Order) { items.append(.order(order)) }
 
-    public mutating func pop() -> Item? {
+    package mutating func pop() -> Item? {
         guard head < items.count else { return nil }
         let item = items[head]
         head += 1

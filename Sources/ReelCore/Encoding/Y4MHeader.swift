@@ -1,9 +1,13 @@
 /// The stream header of a YUV4MPEG2 (`.y4m`) file: `YUV4MPEG2 W640 H480 F30000:1001 Ip
 /// A1:1 C420jpeg`. Reel reads its 8-bit 4:2:0 flavours.
 public struct Y4MHeader: Sendable, Equatable {
+    /// Width in pixels (`W`).
     public var width: Int
+    /// Height in pixels (`H`).
     public var height: Int
+    /// Pictures per second (`F`).
     public var frameRate: Rational
+    /// Full with `XCOLORRANGE=FULL` (as ffmpeg writes it), limited otherwise.
     public var range: ColorRange
 
     /// Lines longer than this are not a y4m header.

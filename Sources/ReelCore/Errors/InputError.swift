@@ -3,37 +3,56 @@
 /// ``description`` is one line a user can act on, naming the input, what was being done
 /// and why it failed; ``code`` keeps the underlying library's error code.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why an input failed, as far as Reel can tell.
     public enum Reason: Sendable, Equatable {
+        /// No file or resource at that address.
         case notFound
+        /// The file or resource exists but may not be read.
         case permissionDenied
+        /// The input holds no bytes at all.
         case emptyInput
         /// The bytes are not a container Reel can read, or are damaged.
         case invalidData
         /// The input ends before the container says it should.
         case truncated
+        /// The container holds no stream Reel can play.
         case noStreams
+        /// Nothing listens at that address.
         case connectionRefused
+        /// The input did not answer within the timeout, in seconds.
         case timedOut(seconds: Double)
+        /// The operation was interrupted (a stop, a close, a cancelled task).
         case cancelled
+        /// The URL's scheme is not one FFmpeg was built with.
         case unsupportedProtocol
+        /// An HTTP server answered with this status.
         case httpStatus(Int)
+        /// Any other failure; ``code`` and ``detail`` say more.
         case other
     }
 
+    /// What was being done; the raw value is how the message says it.
     public enum Operation: String, Sendable {
+        /// Opening the input.
         case open = "open"
+        /// Reading packets.
         case read = "read"
+        /// Seeking.
         case seek = "seek in"
     }
 
+    /// Why it failed.
     public var reason: Reason
+    /// What was being done.
     public var operation: Operation
+    /// The input's URL or path, as given.
     public var url: String
     /// The underlying library's error code (a negative `AVERROR`), if there was one.
     public var code: Int32?
     /// The underlying library's own words, if it said something useful.
     public var detail: String?
 
+    /// An error; `code` and `detail` come from the library that failed, when it said.
     public init(_ reason: Reason, operation: Operation, url: String, code: Int32? = nil, detail: String? = nil) {
         self.reason = reason
         self.operation = operation

@@ -2,8 +2,10 @@
 public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file path or URL written to.
     public var destination: String
+    /// What went wrong.
     public var detail: String
 
+    /// An error writing to `destination`.
     public init(_ destination: String, _ detail: String) {
         self.destination = destination
         self.detail = detail

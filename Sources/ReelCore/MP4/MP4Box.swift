@@ -11,15 +11,21 @@ public struct MP4Box: Sendable, Equatable {
     /// Header length: 8, 16 with a 64-bit size, plus 16 for a `uuid`.
     public var headerSize: UInt64
 
+    /// Offset of the body's first byte: after the header.
     public var bodyOffset: UInt64 { offset + headerSize }
+    /// The body's size: the box without its header.
     public var bodySize: UInt64 { size - headerSize }
+    /// Offset just past the box, where the next one starts.
     public var end: UInt64 { offset + size }
 }
 
 /// Why a box could not be read.
-public enum MP4Error: Error, Equatable, CustomStringConvertible {
+public enum MP4Error: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file ends inside a box header that starts at this offset.
     case truncated(at: UInt64)
+    /// A box claims a size that its header or its parent cannot hold.
     case invalidSize(type: String, at: UInt64, size: UInt64)
+    /// Something else is wrong; the text says what.
     case unreadable(String)
 
     public var description: String {
@@ -33,6 +39,7 @@ public enum MP4Error: Error, Equatable, CustomStringConvertible {
 
 /// Random access to bytes: a file, or memory in tests.
 public protocol MP4ByteSource {
+    /// The number of bytes there are.
     var length: UInt64 { get }
     /// Exactly `count` bytes at `offset`, or nil past the end.
     func read(at offset: UInt64, count: Int) throws -> [UInt8]?
@@ -85,9 +92,12 @@ extension MP4ByteSource {
 }
 
 /// Bytes in memory.
-public struct MP4MemorySource: MP4ByteSource {
+public struct MP4MemorySource: MP4ByteSource, Sendable {
+    /// The bytes read.
     public let bytes: [UInt8]
+    /// A source over bytes in memory.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// The number of bytes.
     public var length: UInt64 { UInt64(bytes.count) }
     public func read(at offset: UInt64, count: Int) throws -> [UInt8]? {
         guard count >= 0, offset <= UInt64(bytes.count), UInt64(count) <= UInt64(bytes.count) - offset else { return nil }

@@ -1,8 +1,8 @@
 /// Inserts a top-level box into an MP4 file held in memory, after a given box (`ftyp`),
 /// moving the chunk offsets (`stco`, `co64`) of every track by the inserted size when
 /// the media data comes after the insertion point. This is how VAP's tools add `vapc`.
-public enum MP4BoxInsertion {
-    public static func insert(type: String, body: [UInt8], after previous: String = "ftyp", into file: [UInt8]) throws -> [UInt8] {
+package enum MP4BoxInsertion {
+    package static func insert(type: String, body: [UInt8], after previous: String = "ftyp", into file: [UInt8]) throws -> [UInt8] {
         precondition(type.utf8.count == 4)
         let source = MP4MemorySource(file)
         let boxes = try source.boxes()

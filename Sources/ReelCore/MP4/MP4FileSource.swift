@@ -5,10 +5,14 @@ import Darwin
 #endif
 
 /// A file read with `pread`, a box at a time.
+///
+/// Not `Sendable`: one reader at a time: it owns a file descriptor and reads it in order.
 public final class MP4FileSource: MP4ByteSource {
     private let descriptor: Int32
+    /// The file's size in bytes.
     public let length: UInt64
 
+    /// Opens `path` for reading.
     public init(path: String) throws {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw MP4Error.unreadable("\(path): \(String(cString: strerror(errno)))") }
@@ -35,3 +39,6 @@ public final class MP4FileSource: MP4ByteSource {
         return bytes
     }
 }
+
+@available(*, unavailable, message: "one owner uses it, in order")
+extension MP4FileSource: Sendable {}

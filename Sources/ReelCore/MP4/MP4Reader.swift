@@ -6,6 +6,7 @@ public enum MP4Reader {
     /// Most samples a track may have (about a day at 1000 per second).
     public static let maxSamples = 100_000_000
 
+    /// The tracks of the first `moov` in `source`, with their samples; an error when the boxes are damaged or exceed the caps.
     public static func tracks(from source: some MP4ByteSource) throws -> [MP4Track] {
         guard let moov = try source.boxes().first(where: { $0.type == "moov" }) else { throw MP4Error.unreadable("no moov box") }
         return try source.children(of: moov).filter { $0.type == "trak" }.map { try track($0, in: source) }

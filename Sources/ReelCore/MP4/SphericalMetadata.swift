@@ -1,11 +1,19 @@
 /// How a video maps onto the sphere, from Google's Spherical Video metadata: V2 (`st3d`
 /// and `sv3d` boxes in the video sample entry) or V1 (XML in a `uuid` box of the track).
 public struct SphericalMetadata: Sendable, Equatable {
+    /// How the picture covers the sphere.
     public enum Projection: String, Sendable {
-        case equirectangular, cubemap, mesh
+        /// Longitude across, latitude down: the common 360° layout.
+        case equirectangular
+        /// Six cube faces (Spherical Video V2's `cbmp`, YouTube's 3×2 layout).
+        case cubemap
+        /// A mesh the file carries (`mshp`), such as a fisheye lens's.
+        case mesh
     }
 
+    /// The projection.
     public var projection: Projection
+    /// Mono, or how the two eyes are packed.
     public var stereo: StereoLayout
     /// The initial view, degrees.
     public var pose: (yaw: Float, pitch: Float, roll: Float)
@@ -26,6 +34,8 @@ public struct SphericalMetadata: Sendable, Equatable {
         return try? read(from: file)
     }
 
+    /// The metadata of the first video track in `source`; `nil` when it has none, an
+    /// error when the boxes cannot be read.
     public static func read(from source: some MP4ByteSource) throws -> SphericalMetadata? {
         for moov in try source.boxes().filter({ $0.type == "moov" }) {
             for trak in try source.children(of: moov).filter({ $0.type == "trak" }) {

@@ -1,7 +1,29 @@
 /// The layout of one audio sample (FFmpeg's `AVSampleFormat`, by its name).
 public enum SampleFormat: String, Sendable, Codable, CaseIterable {
-    case u8, s16, s32, flt, dbl, s64
-    case u8p, s16p, s32p, fltp, dblp, s64p
+    /// Unsigned 8-bit, interleaved.
+    case u8
+    /// Signed 16-bit, interleaved.
+    case s16
+    /// Signed 32-bit, interleaved.
+    case s32
+    /// 32-bit float, interleaved.
+    case flt
+    /// 64-bit float, interleaved.
+    case dbl
+    /// Signed 64-bit, interleaved.
+    case s64
+    /// Unsigned 8-bit, a plane per channel.
+    case u8p
+    /// Signed 16-bit, a plane per channel.
+    case s16p
+    /// Signed 32-bit, a plane per channel.
+    case s32p
+    /// 32-bit float, a plane per channel (what most decoders give).
+    case fltp
+    /// 64-bit float, a plane per channel.
+    case dblp
+    /// Signed 64-bit, a plane per channel.
+    case s64p
 
     /// Whether each channel has a plane of its own.
     public var isPlanar: Bool { rawValue.hasSuffix("p") }
@@ -9,6 +31,7 @@ public enum SampleFormat: String, Sendable, Codable, CaseIterable {
     /// The same sample type with channels interleaved in one plane.
     public var packed: SampleFormat { isPlanar ? SampleFormat(rawValue: String(rawValue.dropLast()))! : self }
 
+    /// Bytes of one sample of one channel.
     public var bytesPerSample: Int {
         switch packed {
         case .u8: 1

@@ -7,6 +7,7 @@ public protocol StorageOwner: AnyObject, Sendable {}
 
 /// Memory allocated and owned by Swift, for frames and packets made in Swift.
 public class HeapStorage: StorageOwner, @unchecked Sendable {
+    /// The memory, freed when the storage is.
     public let bytes: UnsafeMutableRawBufferPointer
 
     /// Allocates `byteCount` zeroed bytes aligned to `alignment`.

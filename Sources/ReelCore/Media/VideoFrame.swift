@@ -6,8 +6,10 @@ public struct PlaneView: @unchecked Sendable {
     public var bytesPerRow: Int
     /// Meaningful bytes in each row.
     public var rowByteCount: Int
+    /// Rows in the plane (half the picture's height for 4:2:0 chroma).
     public var rowCount: Int
 
+    /// A view of rows that some ``StorageOwner`` keeps alive.
     public init(baseAddress: UnsafeRawPointer, bytesPerRow: Int, rowByteCount: Int, rowCount: Int) {
         self.baseAddress = baseAddress
         self.bytesPerRow = bytesPerRow
@@ -24,19 +26,30 @@ public struct PlaneView: @unchecked Sendable {
 
 /// A decoded picture that points into the decoder's own buffers (no copy).
 public struct VideoFrame: @unchecked Sendable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// The layout of the planes (FFmpeg's pixel format).
     public var pixelFormat: PixelFormat
+    /// The planes, in the pixel format's order (Y, U, V for YUV).
     public var planes: [PlaneView]
+    /// How the numbers turn into colours.
     public var color: ColorDescription
+    /// The shape of one pixel; `0/1` when unknown, treated as square.
     public var sampleAspectRatio: Rational
     /// Presentation timestamp in ticks of ``timeBase`` (FFmpeg's best-effort timestamp).
     public var pts: Int64?
+    /// How long the frame is shown, in ticks of ``timeBase``; 0 when unknown.
     public var duration: Int64
+    /// The unit of ``pts`` and ``duration``, in seconds.
     public var timeBase: Rational
+    /// Whether the frame was coded as a keyframe (decoding can start here).
     public var isKeyframe: Bool
+    /// Keeps the planes' memory alive as long as the frame is.
     public var owner: any StorageOwner
 
+    /// A frame over planes that `owner` keeps alive.
     public init(width: Int, height: Int, pixelFormat: PixelFormat, planes: [PlaneView], color: ColorDescription,
                 sampleAspectRatio: Rational, pts: Int64?, duration: Int64, timeBase: Rational,
                 isKeyframe: Bool, owner: any StorageOwner) {
@@ -53,6 +66,7 @@ public struct VideoFrame: @unchecked Sendable {
         self.owner = owner
     }
 
+    /// ``pts`` as a time; `nil` when the frame has none.
     public var presentationTime: MediaTime? { pts.flatMap { MediaTime(ticks: $0, timeBase: timeBase) } }
 
     /// The bytes of the picture with every row packed tightly, plane after plane: the
@@ -63,5 +77,6 @@ public struct VideoFrame: @unchecked Sendable {
         }
     }
 
+    /// Bytes of the picture with rows packed tightly, as ``forEachPackedRow(_:)`` gives them.
     public var packedByteCount: Int { planes.reduce(0) { $0 + $1.rowByteCount * $1.rowCount } }
 }

@@ -5,12 +5,18 @@
 /// JSON: `{"keyframes": [{"time": 0, "yaw": 0, "pitch": 0, "fov": 90}, …]}` or the array
 /// alone; `pitch` and `fov` may be left out (0 and 90).
 public struct CameraPath: Sendable, Equatable, Codable {
+    /// Where the camera looks at one moment.
     public struct Keyframe: Sendable, Equatable, Codable {
+        /// Seconds into the video.
         public var time: Double
+        /// Degrees to the right.
         public var yaw: Float
+        /// Degrees up.
         public var pitch: Float
+        /// Horizontal field of view, degrees.
         public var fov: Float
 
+        /// A keyframe; level and 90° wide unless told.
         public init(time: Double, yaw: Float, pitch: Float = 0, fov: Float = 90) {
             self.time = time
             self.yaw = yaw
@@ -29,6 +35,7 @@ public struct CameraPath: Sendable, Equatable, Codable {
         }
     }
 
+    /// The keyframes, sorted by time, yaw unwrapped.
     public private(set) var keyframes: [Keyframe]
 
     /// Keyframes sorted by time; yaw unwrapped so that each step is at most half a turn.
@@ -86,6 +93,7 @@ public struct CameraPath: Sendable, Equatable, Codable {
         return (spline(k0.yaw, k1.yaw, k2.yaw, k3.yaw), spline(k0.pitch, k1.pitch, k2.pitch, k3.pitch), spline(k0.fov, k1.fov, k2.fov, k3.fov))
     }
 
+    /// Why a camera path cannot be read or made; the text says.
     public struct PathError: Error, CustomStringConvertible, Equatable {
         public var description: String
         init(_ description: String) { self.description = description }

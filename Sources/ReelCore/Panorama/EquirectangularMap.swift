@@ -14,11 +14,17 @@ import Darwin
 /// single-precision order with the same libm, so that the same view gives the same source
 /// pixels as `v360=input=e:output=flat`.
 public struct EquirectangularMap: Sendable {
+    /// The view the map renders.
     public let view: PanoramaView
+    /// How each output pixel is sampled.
     public let interpolation: PanoramaInterpolation
+    /// The equirectangular source's width in pixels.
     public let sourceWidth: Int
+    /// The equirectangular source's height in pixels.
     public let sourceHeight: Int
+    /// The flat output's width in pixels.
     public let width: Int
+    /// The flat output's height in pixels.
     public let height: Int
     /// Per output pixel, the source offset (row × ``sourceStride`` + column) of the pixel
     /// (nearest) or of the top-left of the 2×2 block (bilinear); a bilinear block that
@@ -221,8 +227,10 @@ public struct EquirectangularMap: Sendable {
 }
 
 /// Why a panorama view cannot be made.
-public enum PanoramaError: Error, Equatable, CustomStringConvertible {
+public enum PanoramaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A picture side outside 1 to ``EquirectangularMap/maxDimension``.
     case invalidSize(Int)
+    /// Fields of view outside 0–180° (exclusive).
     case invalidFieldOfView(horizontal: Float, vertical: Float)
 
     public var description: String {

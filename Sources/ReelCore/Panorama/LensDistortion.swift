@@ -3,16 +3,21 @@
 /// units of half the eye's width, so that the lens's pincushion straightens it again. Its
 /// colours spread differently, so each channel is warped with its own scale.
 public struct LensDistortion: Sendable, Hashable, Codable {
+    /// The r² coefficient.
     public var k1: Float
+    /// The r⁴ coefficient.
     public var k2: Float
     /// Scales of red, green and blue against r' (chromatic aberration correction).
     public var red: Float
+    /// Green's scale against r'.
     public var green: Float
+    /// Blue's scale against r'.
     public var blue: Float
 
     /// Google Cardboard v1's lens: k1 = 0.441, k2 = 0.156; blue spread 1 % wider than red.
     public static let cardboard = LensDistortion(k1: 0.441, k2: 0.156, red: 0.995, green: 1, blue: 1.005)
 
+    /// A lens; no chromatic correction unless the channel scales are given.
     public init(k1: Float, k2: Float, red: Float = 1, green: Float = 1, blue: Float = 1) {
         self.k1 = k1
         self.k2 = k2

@@ -2,8 +2,11 @@
 /// eye picture (bilinear, in 1/16384), through a ``LensDistortion``. Pixels whose source
 /// falls outside the picture are black.
 public struct LensDistortionMap: Sendable {
+    /// The eye picture's width in pixels.
     public let width: Int
+    /// The eye picture's height in pixels.
     public let height: Int
+    /// The lens the map undoes.
     public let distortion: LensDistortion
     /// Half the eye's width in the undistorted picture is `reach` times smaller than in
     /// the viewport: the picture spans ±reach half-widths.

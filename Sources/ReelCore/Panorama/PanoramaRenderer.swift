@@ -7,13 +7,18 @@ import Darwin
 
 /// What a panorama view shows and how.
 public struct PanoramaSettings: Sendable, Hashable {
+    /// Where the viewer looks.
     public var view: PanoramaView
+    /// Which part of the source one eye sees.
     public var stereo: StereoLayout
     /// Two eyes side by side, warped for a VR viewer's lenses.
     public var isVR: Bool
+    /// The lenses a VR view is warped for.
     public var distortion: LensDistortion
+    /// How output pixels are sampled.
     public var interpolation: PanoramaInterpolation
 
+    /// Settings; a mono, flat, bilinear view straight ahead by default.
     public init(view: PanoramaView = PanoramaView(), stereo: StereoLayout = .mono, isVR: Bool = false,
                 distortion: LensDistortion = .cardboard, interpolation: PanoramaInterpolation = .bilinear) {
         self.view = view
@@ -55,6 +60,7 @@ public final class PanoramaRenderer: @unchecked Sendable {
     /// approximate maps (draw again once ``isSettled``).
     public private(set) var lastRenderWasApproximate = false
 
+    /// A renderer that builds maps and draws on `threads` threads.
     public init(threads: Int = 2) {
         self.threads = max(1, threads)
     }

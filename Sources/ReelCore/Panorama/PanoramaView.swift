@@ -8,14 +8,18 @@ import Darwin
 /// (ffmpeg v360's conventions: yaw > 0 looks right, pitch > 0 looks up, roll > 0 turns
 /// the picture clockwise) and the fields of view of the flat output.
 public struct PanoramaView: Sendable, Hashable, Codable {
+    /// Degrees to the right of the picture's centre.
     public var yaw: Float
+    /// Degrees above the horizon.
     public var pitch: Float
+    /// Degrees the picture is turned clockwise.
     public var roll: Float
     /// Horizontal field of view, degrees (0–180 exclusive).
     public var horizontalFOV: Float
     /// Vertical field of view, degrees; give it for square pixels (see ``squarePixels(width:height:)``).
     public var verticalFOV: Float
 
+    /// A view; by default straight ahead with a 90° × 59° field (square pixels at 16:9).
     public init(yaw: Float = 0, pitch: Float = 0, roll: Float = 0, horizontalFOV: Float = 90, verticalFOV: Float = 59) {
         self.yaw = yaw
         self.pitch = pitch
@@ -45,6 +49,7 @@ public enum PanoramaInterpolation: String, Sendable, CaseIterable, Codable {
 
 /// Which part of a stereo source holds the picture for one eye.
 public enum StereoLayout: String, Sendable, CaseIterable, Codable {
+    /// The whole picture is one eye's (flat 360°).
     case mono
     /// Left eye on top, right eye below.
     case topBottom = "tb"
@@ -52,8 +57,12 @@ public enum StereoLayout: String, Sendable, CaseIterable, Codable {
     case leftRight = "lr"
 }
 
+/// One of a viewer's two eyes.
 public enum Eye: Sendable {
-    case left, right
+    /// The left eye.
+    case left
+    /// The right eye.
+    case right
 }
 
 extension StereoLayout {

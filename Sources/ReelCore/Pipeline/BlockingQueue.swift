@@ -1,5 +1,5 @@
 /// What an element costs a queue: its bytes and its duration in seconds.
-public protocol QueueCost {
+package protocol QueueCost {
     var queueBytes: Int { get }
     var queueSeconds: Double { get }
 }
@@ -8,19 +8,19 @@ public protocol QueueCost {
 /// PacketQueue/FrameQueue: producers block while it is full, consumers while it is
 /// empty; `flush` empties it and advances the serial (stale work is recognised by
 /// its serial); ``abort()`` wakes everyone for good.
-public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
-    public struct Limits: Sendable {
-        public var count: Int
-        public var bytes: Int
-        public var seconds: Double
-        public init(count: Int = .max, bytes: Int = .max, seconds: Double = .infinity) {
+package final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
+    package struct Limits: Sendable {
+        package var count: Int
+        package var bytes: Int
+        package var seconds: Double
+        package init(count: Int = .max, bytes: Int = .max, seconds: Double = .infinity) {
             self.count = count
             self.bytes = bytes
             self.seconds = seconds
         }
     }
 
-    public let limits: Limits
+    package let limits: Limits
     private let lock = ConditionLock()
     /// Slots before `head` are emptied as they are taken, so nothing taken stays alive here.
     private var items: [(element: Element, serial: Int)?] = []
@@ -30,7 +30,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     private var aborted = false
     private var currentSerial = 0
 
-    public init(limits: Limits) {
+    package init(limits: Limits) {
         self.limits = limits
     }
 
@@ -39,7 +39,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     /// `serial` is given and the queue was flushed to another serial meanwhile (the
     /// element is stale work from before a seek, and is dropped).
     @discardableResult
-    public func put(_ element: Element, serial: Int? = nil, timeout: Double? = nil) -> Bool {
+    package func put(_ element: Element, serial: Int? = nil, timeout: Double? = nil) -> Bool {
         lock.withLock {
             guard waitWhile(timeout: timeout, { isFull }) else { return false }
             guard !aborted, serial == nil || serial == currentSerial else { return false }
@@ -53,7 +53,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
 
     /// Waits for an element (up to `timeout` seconds, for ever when `nil`) and removes it.
     /// Returns `nil` on timeout or abort.
-    public func take(timeout: Double? = nil) -> (element: Element, serial: Int)? {
+    package func take(timeout: Double? = nil) -> (element: Element, serial: Int)? {
         lock.withLock {
             guard waitWhile(timeout: timeout, { head == items.count }) else { return nil }
             return removeHead()
@@ -63,7 +63,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     /// Removes the head if it belongs to timeline `serial`, without waiting: a consumer that
     /// peeked it removes it so, and a flush and new elements meanwhile are left alone.
     @discardableResult
-    public func take(ifSerial serial: Int) -> (element: Element, serial: Int)? {
+    package func take(ifSerial serial: Int) -> (element: Element, serial: Int)? {
         lock.withLock {
             guard head < items.count, items[head]?.serial == serial else { return nil }
             return removeHead()
@@ -88,13 +88,13 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
 
     /// The element `offset` places behind the head (0: what `take()` would return),
     /// without removing it.
-    public func peek(_ offset: Int = 0) -> (element: Element, serial: Int)? {
+    package func peek(_ offset: Int = 0) -> (element: Element, serial: Int)? {
         lock.withLock { head + offset < items.count ? items[head + offset] : nil }
     }
 
     /// Waits up to `timeout` seconds for the queue to hold something; returns whether it does.
     @discardableResult
-    public func waitForElement(timeout: Double) -> Bool {
+    package func waitForElement(timeout: Double) -> Bool {
         lock.withLock {
             waitWhile(timeout: timeout, { head == items.count }) && head < items.count
         }
@@ -102,7 +102,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
 
     /// Empties the queue and starts a new serial (`serial`, or the next one); returns it.
     @discardableResult
-    public func flush(serial: Int? = nil) -> Int {
+    package func flush(serial: Int? = nil) -> Int {
         lock.withLock {
             items.removeAll(keepingCapacity: true)
             head = 0
@@ -115,7 +115,7 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     }
 
     /// Wakes every waiter; from now on `put` and `take` fail at once.
-    public func abort() {
+    package func abort() {
         lock.withLock {
             aborted = true
             lock.broadcast()
@@ -123,15 +123,15 @@ public final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
     }
 
     /// Lets an aborted queue be used again (empty, with a new serial).
-    public func restart() {
+    package func restart() {
         lock.withLock { aborted = false }
         flush()
     }
 
-    public var serial: Int { lock.withLock { currentSerial } }
-    public var count: Int { lock.withLock { items.count - head } }
-    public var byteCount: Int { lock.withLock { bytes } }
-    public var duration: Double { lock.withLock { seconds } }
+    package var serial: Int { lock.withLock { currentSerial } }
+    package var count: Int { lock.withLock { items.count - head } }
+    package var byteCount: Int { lock.withLock { bytes } }
+    package var duration: Double { lock.withLock { seconds } }
 
     /// With the lock held: waits while `condition` holds and the queue is not aborted,
     /// up to `timeout` seconds (for ever when `nil`). Returns `false` on timeout.

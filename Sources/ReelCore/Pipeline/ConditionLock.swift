@@ -6,11 +6,11 @@ import Darwin
 
 /// A pthread mutex with one condition variable: the blocking primitive of the media
 /// threads (and clean under ThreadSanitizer on this toolchain).
-public final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
 
-    public init() {
+    package init() {
         pthread_mutex_init(&mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -26,14 +26,14 @@ public final class ConditionLock: @unchecked Sendable {
         pthread_mutex_destroy(&mutex)
     }
 
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         return try body()
     }
 
     /// Waits (with the lock held) until signalled or `seconds` pass; `nil` waits for ever.
-    public func wait(seconds: Double? = nil) {
+    package func wait(seconds: Double? = nil) {
         guard let seconds else {
             pthread_cond_wait(&condition, &mutex)
             return
@@ -46,11 +46,11 @@ public final class ConditionLock: @unchecked Sendable {
         pthread_cond_timedwait(&condition, &mutex, &deadline)
     }
 
-    public func broadcast() { pthread_cond_broadcast(&condition) }
+    package func broadcast() { pthread_cond_broadcast(&condition) }
 }
 
 /// Seconds on the monotonic clock: the time base of every player clock.
-public func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -6,8 +6,10 @@ public struct PixelPlane: @unchecked Sendable {
     public var bytesPerRow: Int
     /// Meaningful bytes in a row.
     public var rowByteCount: Int
+    /// Rows in the plane (half the picture's height for 4:2:0 chroma).
     public var rowCount: Int
 
+    /// A plane over memory that the buffer's ``PixelBuffer/owner`` keeps alive.
     public init(baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int, rowByteCount: Int, rowCount: Int) {
         self.baseAddress = baseAddress
         self.bytesPerRow = bytesPerRow
@@ -15,6 +17,7 @@ public struct PixelPlane: @unchecked Sendable {
         self.rowCount = rowCount
     }
 
+    /// The first byte of row `index`; unchecked, for inner loops.
     @inline(__always)
     public func row(_ index: Int) -> UnsafeMutablePointer<UInt8> {
         (baseAddress + index * bytesPerRow).assumingMemoryBound(to: UInt8.self)
@@ -29,14 +32,20 @@ public struct PixelPlane: @unchecked Sendable {
 /// copy; ``owner`` keeps that memory alive. Wrapped memory is shared: write only into
 /// buffers you made.
 public struct PixelBuffer: @unchecked Sendable {
+    /// The layout of the planes.
     public let format: PixelBufferFormat
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// The planes, in the format's order (Y, U, V; or one for packed RGB).
     public let planes: [PixelPlane]
     /// For YUV: how the numbers become colours. For RGB buffers: what a conversion to YUV
     /// should produce.
     public var matrix: YUVMatrix
+    /// Limited or full range, for YUV and for conversions to YUV.
     public var range: ColorRange
+    /// Keeps the planes' memory alive as long as the buffer is.
     public let owner: any StorageOwner
 
     /// Largest side Reel allocates (16K), whatever a header claims.
@@ -110,5 +119,6 @@ public struct PixelBuffer: @unchecked Sendable {
         }
     }
 
+    /// Bytes of the picture with rows packed tightly, plane after plane.
     public var packedByteCount: Int { planes.reduce(0) { $0 + $1.rowByteCount * $1.rowCount } }
 }

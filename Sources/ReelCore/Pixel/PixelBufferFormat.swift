@@ -23,6 +23,7 @@ public enum PixelBufferFormat: String, Sendable, CaseIterable, Codable {
         self.init(rawValue: format.rawValue)
     }
 
+    /// Whether the format holds luma and chroma (else packed RGB).
     public var isYUV: Bool { self != .bgra && self != .rgba }
 
     /// Planes of samples: Y, then chroma.
@@ -34,6 +35,7 @@ public enum PixelBufferFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// Bytes per sample: 2 for 10-bit formats, else 1.
     public var bytesPerSample: Int { self == .i420p10 ? 2 : 1 }
 
     /// Samples per row and rows of `plane` for a `width`×`height` picture (odd sizes
@@ -51,7 +53,12 @@ public enum PixelBufferFormat: String, Sendable, CaseIterable, Codable {
 
 /// The YUV ⇄ RGB matrices Reel converts with.
 public enum YUVMatrix: String, Sendable, CaseIterable, Codable {
-    case bt601, bt709, bt2020
+    /// ITU-R BT.601 (SD, and untagged video).
+    case bt601
+    /// ITU-R BT.709 (HD).
+    case bt709
+    /// ITU-R BT.2020 non-constant luminance (UHD, HDR).
+    case bt2020
 
     /// The matrix for a stream's tag: BT.601 when untagged, as FFmpeg assumes.
     public init(_ matrix: ColorMatrix) {

@@ -8,6 +8,7 @@ public final class PixelBufferPool: @unchecked Sendable {
     /// Buffers kept per shape at most; more are freed.
     public let capacity: Int
 
+    /// A pool keeping at most `capacity` free buffers of each shape.
     public init(capacity: Int = 8) {
         self.capacity = capacity
     }

@@ -1,11 +1,18 @@
 /// Why a ``PixelBuffer`` could not be made or converted.
-public enum PixelConversionError: Error, Equatable, CustomStringConvertible {
+public enum PixelConversionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A width or height outside 1 to ``PixelBuffer/maxDimension``, or odd where the chroma grid needs even.
     case invalidSize(width: Int, height: Int)
+    /// A plane does not have the size or count the format needs; the detail says which.
     case planeMismatch(format: PixelBufferFormat, detail: String)
+    /// A pixel format Reel does not convert, by its FFmpeg name.
     case unsupportedFormat(String)
+    /// No conversion between these two formats.
     case unsupportedConversion(from: PixelBufferFormat, to: PixelBufferFormat)
+    /// The crop rectangle reaches outside the picture.
     case cropOutside(PixelRect, width: Int, height: Int)
+    /// A crop of 4:2:0 must start and end on even pixels.
     case cropNotOnChromaGrid(PixelRect)
+    /// The destination buffer's size is not the one the conversion makes.
     case destinationSize(expected: (Int, Int), got: (Int, Int))
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }

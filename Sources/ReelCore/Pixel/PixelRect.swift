@@ -1,10 +1,15 @@
 /// A rectangle of pixels: origin at the top left, sizes in pixels.
 public struct PixelRect: Sendable, Hashable, Codable {
+    /// Column of the left edge.
     public var x: Int
+    /// Row of the top edge.
     public var y: Int
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// A rectangle from its top-left corner and size.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y

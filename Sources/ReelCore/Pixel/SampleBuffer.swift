@@ -14,16 +14,20 @@ public struct SampleAttachments: OptionSet, Sendable, Hashable {
 /// A picture with its timing and attachments, the analog of a CMSampleBuffer that holds
 /// a CVPixelBuffer.
 public struct SampleBuffer: Sendable {
+    /// The picture.
     public var pixelBuffer: PixelBuffer
     /// When the picture is shown, on the media's timeline.
     public var presentationTime: MediaTime
+    /// How long the picture is shown; `nil` when unknown.
     public var duration: MediaTime?
+    /// Keyframe, discontinuity and display flags.
     public var attachments: SampleAttachments
     /// Its place among the pictures its source presented (0, 1, 2…), gaps included.
     public var index: Int
     /// Pictures a frame tap subscriber lost just before this one (it was too slow).
     public var droppedBefore: Int
 
+    /// A sample with its timing and flags.
     public init(pixelBuffer: PixelBuffer, presentationTime: MediaTime, duration: MediaTime? = nil,
                 attachments: SampleAttachments = [], index: Int = 0, droppedBefore: Int = 0) {
         self.pixelBuffer = pixelBuffer

@@ -1,11 +1,15 @@
 /// The sample format every audio output plays: interleaved 32-bit float.
 public struct AudioDeviceFormat: Sendable, Equatable {
+    /// Frames per second.
     public var sampleRate: Int
+    /// Interleaved channels.
     public var channels: Int
+    /// A device format.
     public init(sampleRate: Int, channels: Int) {
         self.sampleRate = sampleRate
         self.channels = channels
     }
+    /// Bytes of one frame: a float per channel.
     public var bytesPerFrame: Int { channels * 4 }
 }
 
@@ -18,6 +22,7 @@ public protocol VideoOutput: AnyObject {
     /// Gives the output a moment (about every 10 ms) to redraw overlays and read user
     /// input; returns what the user asked for.
     func idle(status: PlaybackStatus) -> [UserCommand]
+    /// Releases the output (closes a window); called once, on the display thread.
     func close()
     /// True when the output hands the player's frame tap what it shows itself (a 360°
     /// view shows a rendering, not the decoded frame); the player then does not.
@@ -30,22 +35,32 @@ extension VideoOutput {
 
 /// Something that plays audio by pulling it, as a sound card does.
 public protocol AudioOutput: AnyObject, Sendable {
+    /// What the device plays; the player converts audio to it.
     var format: AudioDeviceFormat { get }
     /// Starts pulling. `render` fills a buffer with interleaved float samples, given the
     /// device time (monotonic seconds) at which its first sample will be heard.
     func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, _ heardAt: Double) -> Void) throws
+    /// Holds or resumes pulling, without losing what is queued.
     func setPaused(_ paused: Bool)
+    /// Stops pulling and releases the device.
     func close()
 }
 
 /// What an output shows on its overlay.
 public struct PlaybackStatus: Sendable {
+    /// Seconds on the player's clock.
     public var position: Double
+    /// Seconds; `nil` when unknown (a live stream).
     public var duration: Double?
+    /// Playing, paused, buffering…
     public var state: PlayerState
+    /// The volume, 0 to 1.
     public var volume: Double
+    /// Whether the sound is off.
     public var muted: Bool
+    /// The playback speed, 1 being normal.
     public var rate: Double
+    /// A status to show.
     public init(position: Double, duration: Double?, state: PlayerState, volume: Double, muted: Bool, rate: Double) {
         self.position = position
         self.duration = duration
@@ -58,12 +73,20 @@ public struct PlaybackStatus: Sendable {
 
 /// What a user asked an output for (keys, clicks).
 public enum UserCommand: Sendable, Equatable {
+    /// Pause if playing, play if paused (space).
     case togglePause
+    /// Seek by this many seconds, back when negative (arrow keys).
     case seekBy(Double)
+    /// Seek to this fraction of the duration, 0 to 1 (a click on the progress bar).
     case seekTo(fraction: Double)
+    /// Change the volume by this much, the result kept within 0–1.
     case changeVolume(by: Double)
+    /// Mute or unmute (m).
     case toggleMute
+    /// Enter or leave fullscreen (f, a double click).
     case toggleFullscreen
+    /// Change the speed by this much, 0.1 a step (`[` and `]`).
     case changeRate(by: Double)
+    /// Stop and close (q, Escape, the window's close button).
     case quit
 }

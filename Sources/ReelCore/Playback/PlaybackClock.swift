@@ -3,24 +3,24 @@
 ///
 /// `serial` ties a reading to a generation of the queues: after a seek, a clock whose
 /// serial is old reads as unknown (`nil`).
-public struct PlaybackClock: Sendable {
-    public private(set) var pts: Double = .nan
+package struct PlaybackClock: Sendable {
+    package private(set) var pts: Double = .nan
     private var drift: Double = .nan
-    public private(set) var lastUpdated: Double = 0
-    public private(set) var speed: Double = 1
-    public private(set) var serial: Int = -1
-    public var isPaused = false
+    package private(set) var lastUpdated: Double = 0
+    package private(set) var speed: Double = 1
+    package private(set) var serial: Int = -1
+    package var isPaused = false
 
-    public init() {}
+    package init() {}
 
     /// The media time now, or `nil` when the clock is unset or of an older serial.
-    public func time(at now: Double, currentSerial: Int) -> Double? {
+    package func time(at now: Double, currentSerial: Int) -> Double? {
         guard serial == currentSerial, !pts.isNaN else { return nil }
         if isPaused { return pts }
         return drift + now - (now - lastUpdated) * (1 - speed)
     }
 
-    public mutating func set(_ pts: Double, serial: Int, at now: Double) {
+    package mutating func set(_ pts: Double, serial: Int, at now: Double) {
         self.pts = pts
         self.lastUpdated = now
         self.drift = pts - now
@@ -28,13 +28,13 @@ public struct PlaybackClock: Sendable {
     }
 
     /// Changes speed without a jump in the time it reads.
-    public mutating func setSpeed(_ speed: Double, at now: Double) {
+    package mutating func setSpeed(_ speed: Double, at now: Double) {
         if let current = time(at: now, currentSerial: serial) { set(current, serial: serial, at: now) }
         self.speed = speed
     }
 
     /// Follows another clock when it has drifted too far (ffplay's `sync_clock_to_slave`).
-    public mutating func follow(_ other: PlaybackClock, at now: Double, threshold: Double = SyncPolicy.noSyncThreshold) {
+    package mutating func follow(_ other: PlaybackClock, at now: Double, threshold: Double = SyncPolicy.noSyncThreshold) {
         guard let theirs = other.time(at: now, currentSerial: other.serial) else { return }
         let mine = time(at: now, currentSerial: serial)
         if mine == nil || abs(mine! - theirs) > threshold { set(theirs, serial: other.serial, at: now) }

@@ -1,6 +1,21 @@
 /// Where a player is in its life.
 public enum PlayerState: String, Sendable, Codable, CaseIterable {
-    case idle, opening, ready, playing, paused, buffering, ended, failed
+    /// Nothing open.
+    case idle
+    /// Opening an input.
+    case opening
+    /// Open, the first frame shown, not started.
+    case ready
+    /// Playing.
+    case playing
+    /// Paused by the user.
+    case paused
+    /// Waiting for data (a network input fell behind); plays on when enough has come.
+    case buffering
+    /// At the end of the input; `play()` starts over.
+    case ended
+    /// Stopped by an error.
+    case failed
 
     /// The moves a player may make (anything may stop back to `idle`).
     public func canMove(to next: PlayerState) -> Bool {

@@ -7,26 +7,26 @@
 /// audio clock falls back by the silence played, and video stays that far ahead (30 ms
 /// is invisible to ffplay's 40 ms threshold, but a viewer sees it). Reel takes a tenth of
 /// such a drift off each frame's delay, so it fades within a second without a jump.
-public enum SyncPolicy {
+package enum SyncPolicy {
     /// Below this drift (seconds) ffplay makes no correction and Reel only the gentle one
     /// (ffplay `AV_SYNC_THRESHOLD_MIN`).
-    public static let minThreshold = 0.04
+    package static let minThreshold = 0.04
     /// Above this drift a correction is always made (`AV_SYNC_THRESHOLD_MAX`).
-    public static let maxThreshold = 0.1
+    package static let maxThreshold = 0.1
     /// A frame longer than this is not duplicated to catch up (`AV_SYNC_FRAMEDUP_THRESHOLD`).
-    public static let frameDuplicationThreshold = 0.1
+    package static let frameDuplicationThreshold = 0.1
     /// Past this drift the clocks are considered unrelated and not corrected (`AV_NOSYNC_THRESHOLD`).
-    public static let noSyncThreshold = 10.0
+    package static let noSyncThreshold = 10.0
     /// The part of a drift below the threshold that one frame's delay takes off.
-    public static let gentleCorrection = 0.1
+    package static let gentleCorrection = 0.1
     /// A drift smaller than this is clock noise, left alone.
-    public static let gentleCorrectionFloor = 0.003
+    package static let gentleCorrectionFloor = 0.003
 
     /// The delay before showing the next frame.
     /// - Parameters:
     ///   - nominal: the previous frame's duration, seconds.
     ///   - drift: video clock minus master clock, seconds (`nil` when video is master).
-    public static func targetDelay(nominal: Double, drift: Double?) -> Double {
+    package static func targetDelay(nominal: Double, drift: Double?) -> Double {
         guard let drift, !drift.isNaN, abs(drift) < noSyncThreshold else { return nominal }
         let threshold = max(minThreshold, min(maxThreshold, nominal))
         if drift <= -threshold { return max(0, nominal + drift) }
@@ -38,7 +38,7 @@ public enum SyncPolicy {
 
     /// Whether a frame already late by more than its own duration should be dropped
     /// (ffplay's `framedrop` rule: only when video is not the master clock).
-    public static func shouldDrop(frameEnd: Double, now: Double, isVideoMaster: Bool) -> Bool {
+    package static func shouldDrop(frameEnd: Double, now: Double, isVideoMaster: Bool) -> Bool {
         !isVideoMaster && now > frameEnd
     }
 }

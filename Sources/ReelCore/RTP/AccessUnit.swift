@@ -1,5 +1,6 @@
 /// One picture's NAL units out of an RTP stream, in decoding order.
 public struct AccessUnit: Sendable {
+    /// The NAL units, headers included, without start codes.
     public var units: [[UInt8]]
     /// The RTP timestamp, unwrapped to 64 bits: the presentation time in clock-rate ticks.
     public var timestamp: Int64
@@ -11,6 +12,7 @@ public struct AccessUnit: Sendable {
     /// sender report has mapped its RTP timestamps to its wall clock (``SenderClock``).
     public var captureTime: Double?
 
+    /// An access unit; `timestamp` is the extended RTP timestamp.
     public init(units: [[UInt8]], timestamp: Int64, isKeyframe: Bool, isCorrupted: Bool, captureTime: Double? = nil) {
         self.units = units
         self.timestamp = timestamp

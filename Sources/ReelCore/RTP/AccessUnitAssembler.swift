@@ -6,7 +6,9 @@
 /// them. With `waitForKeyframe`, nothing goes out until an intact keyframe, at the start
 /// and again after damage.
 public struct AccessUnitAssembler: Sendable {
+    /// The codec whose NAL units it joins.
     public let codec: VideoCodec
+    /// Drop access units until an intact keyframe, at the start and after damage.
     public var waitForKeyframe: Bool
     /// The latest parameter set of each kind and id, in-band ones replacing the SDP's.
     public private(set) var parameterSets: [ParameterSetKey: [UInt8]] = [:]
@@ -25,12 +27,15 @@ public struct AccessUnitAssembler: Sendable {
     /// Access units dropped while waiting for a keyframe.
     public private(set) var skipped = 0
 
+    /// Identifies a parameter set: its NAL type and its id (`sps_id`, `pps_id`…).
     public struct ParameterSetKey: Hashable, Sendable, Comparable {
         var type: UInt8
         var id: UInt32
+        /// By type, then id: the order parameter sets go in a stream (VPS, SPS, PPS).
         public static func < (a: Self, b: Self) -> Bool { (a.type, a.id) < (b.type, b.id) }
     }
 
+    /// An assembler that knows `parameterSets` (the SDP's) before the stream brings any.
     public init(codec: VideoCodec, parameterSets: [[UInt8]] = [], waitForKeyframe: Bool = false) {
         self.codec = codec
         self.waitForKeyframe = waitForKeyframe

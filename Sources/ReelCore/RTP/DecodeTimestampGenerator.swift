@@ -3,21 +3,21 @@
 /// decode time is the (i − delay)-th smallest presentation time, which is never after the
 /// picture's own when pictures are reordered by at most `delay` places. The first `delay`
 /// pictures count back from the first presentation time by `frameDuration` each.
-public struct DecodeTimestampGenerator: Sendable {
-    public let delay: Int
+package struct DecodeTimestampGenerator: Sendable {
+    package let delay: Int
     private var pending: [Int64] = []
     private var count = 0
     private var first: Int64?
     private var last: Int64?
 
-    public let frameDuration: Int64
+    package let frameDuration: Int64
 
-    public init(delay: Int = 4, frameDuration: Int64 = 1) {
+    package init(delay: Int = 4, frameDuration: Int64 = 1) {
         self.delay = max(0, delay)
         self.frameDuration = max(1, frameDuration)
     }
 
-    public mutating func decodeTime(forPresentationTime pts: Int64) -> Int64 {
+    package mutating func decodeTime(forPresentationTime pts: Int64) -> Int64 {
         let index = pending.firstIndex { $0 > pts } ?? pending.endIndex
         pending.insert(pts, at: index)
         let origin = first ?? pts

@@ -4,7 +4,8 @@
 public struct H264Depacketizer: RTPPayloadDepacketizer {
     private var fragments = FragmentAssembler()
 
-    public init(maxUnitSize: Int = FragmentAssembler.defaultMaxUnitSize) {
+    /// A depacketizer that joins fragmented units of up to `maxUnitSize` bytes.
+    public init(maxUnitSize: Int = H264Depacketizer.defaultMaxUnitSize) {
         fragments = FragmentAssembler(maxUnitSize: maxUnitSize)
     }
 
@@ -38,6 +39,7 @@ public struct H264Depacketizer: RTPPayloadDepacketizer {
     }
 
     public var isDamaged: Bool { fragments.isDamaged }
+    /// Forgets that a unit was abandoned.
     public mutating func clearDamage() { fragments.isDamaged = false }
     public mutating func reset() { fragments.abandon() }
 }

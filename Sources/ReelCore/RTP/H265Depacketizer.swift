@@ -6,7 +6,8 @@ public struct H265Depacketizer: RTPPayloadDepacketizer {
     private let carriesDecodingOrder: Bool
     private var decodingOrder = DecodingOrderUnwrapper()
 
-    public init(maxDonDiff: Int = 0, maxUnitSize: Int = FragmentAssembler.defaultMaxUnitSize) {
+    /// A depacketizer; with `maxDonDiff` above 0 (the SDP's `sprop-max-don-diff`), payloads carry decoding order numbers.
+    public init(maxDonDiff: Int = 0, maxUnitSize: Int = H265Depacketizer.defaultMaxUnitSize) {
         carriesDecodingOrder = maxDonDiff > 0
         fragments = FragmentAssembler(maxUnitSize: maxUnitSize)
     }
@@ -75,6 +76,7 @@ public struct H265Depacketizer: RTPPayloadDepacketizer {
     }
 
     public var isDamaged: Bool { fragments.isDamaged }
+    /// Forgets that a unit was abandoned.
     public mutating func clearDamage() { fragments.isDamaged = false }
     public mutating func reset() { fragments.abandon() }
 }

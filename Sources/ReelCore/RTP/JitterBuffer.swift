@@ -6,13 +6,16 @@
 ///
 /// Time is passed in by the caller (seconds on any monotonic clock), so tests drive it.
 public struct JitterBuffer: Sendable {
+    /// How long packets wait and how many are held.
     public struct Configuration: Sendable, Equatable {
         /// How long a packet behind a gap waits for the missing ones: 0 to 2 s.
         public var latency: Double
         /// Packets held at most; past it the oldest gap is given up.
         public var maxPackets: Int
+        /// The RTP clock, ticks per second (90 kHz for video).
         public var clockRate: Int
 
+        /// A configuration, checked: latency 0–2 s, 1–65,536 packets, a positive clock rate.
         public init(latency: Double = 0.2, maxPackets: Int = 4096, clockRate: Int = 90000) throws(RTPError) {
             guard (0...2).contains(latency) else { throw RTPError("the jitter buffer latency must be 0 to 2000 ms, got \(Int(latency * 1000)) ms") }
             guard (1...65536).contains(maxPackets) else { throw RTPError("the jitter buffer holds 1 to 65536 packets, got \(maxPackets)") }
@@ -39,7 +42,9 @@ public struct JitterBuffer: Sendable {
         var arrival: Double = 0
     }
 
+    /// How it was made.
     public let configuration: Configuration
+    /// Packets received, lost, late, duplicated, and the jitter.
     public private(set) var statistics = RTPReceptionStatistics()
     /// The source being received.
     public private(set) var ssrc: UInt32?
@@ -62,6 +67,7 @@ public struct JitterBuffer: Sendable {
     /// Output decided outside `pop`, such as what a restart flushed.
     private var pending: [Output] = []
 
+    /// An empty buffer.
     public init(configuration: Configuration) {
         self.configuration = configuration
         var capacity = 1

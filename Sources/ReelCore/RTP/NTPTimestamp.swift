@@ -2,8 +2,10 @@
 /// 32 bits, the fraction of a second in the low 32. RTCP sender reports carry the sender's
 /// wall clock in this form.
 public struct NTPTimestamp: Sendable, Hashable {
+    /// Seconds since 1900 in the high 32 bits, the fraction in the low 32.
     public var value: UInt64
 
+    /// A timestamp as the 64 bits on the wire.
     public init(value: UInt64) {
         self.value = value
     }
@@ -18,6 +20,7 @@ public struct NTPTimestamp: Sendable, Hashable {
         value = (UInt64(seconds) + Self.unixEpochOffset) << 32 &+ UInt64(min(fraction, 4_294_967_295))
     }
 
+    /// The same instant in seconds since 1970 (UTC).
     public var unixSeconds: Double {
         Double(Int64(value >> 32) - Int64(Self.unixEpochOffset)) + Double(value & 0xFFFF_FFFF) / 4_294_967_296
     }

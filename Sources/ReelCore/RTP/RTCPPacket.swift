@@ -1,16 +1,21 @@
 /// One report block of an RTCP sender or receiver report (RFC 3550 6.4.1).
 public struct RTCPReportBlock: Sendable, Equatable {
+    /// The source the block reports on.
     public var ssrc: UInt32
     /// Packets lost since the previous report, as a fraction of 256.
     public var fractionLost: UInt8
     /// Packets lost since the start: 24 bits, signed (duplicates can make it negative).
     public var cumulativeLost: Int32
+    /// The highest sequence number received, extended by 65,536 for each wrap.
     public var extendedHighestSequence: UInt32
+    /// Interarrival jitter in RTP timestamp units (RFC 3550 A.8).
     public var jitter: UInt32
     /// The middle 32 bits of the NTP time of the last sender report, and the delay since, in 1/65536 s.
     public var lastSenderReport: UInt32
+    /// Since that report, in 1/65536 s; 0 when none was received.
     public var delaySinceLastSenderReport: UInt32
 
+    /// A report block with the fields as they go on the wire.
     public init(ssrc: UInt32, fractionLost: UInt8, cumulativeLost: Int32, extendedHighestSequence: UInt32,
                 jitter: UInt32, lastSenderReport: UInt32, delaySinceLastSenderReport: UInt32) {
         self.ssrc = ssrc
@@ -46,9 +51,13 @@ public struct RTCPReportBlock: Sendable, Equatable {
 /// The RTCP packets Reel reads out of a compound packet (RFC 3550 6.4, 6.6); others are
 /// kept by type only.
 public enum RTCPPacket: Sendable, Equatable {
+    /// A sender report: the sender's NTP wall clock and the RTP timestamp of the same instant, with packets and octets sent so far.
     case senderReport(ssrc: UInt32, ntpTimestamp: UInt64, rtpTimestamp: UInt32, packetCount: UInt32, octetCount: UInt32, reports: [RTCPReportBlock])
+    /// A receiver report from a source that sends nothing.
     case receiverReport(ssrc: UInt32, reports: [RTCPReportBlock])
+    /// The sources leave the session, with an optional reason.
     case bye(ssrcs: [UInt32], reason: String?)
+    /// Any other RTCP packet (SDES, APP, feedback), by its type.
     case other(packetType: UInt8)
 
     /// The packets of a compound RTCP packet, each length checked against what arrived.

@@ -2,24 +2,35 @@
 /// fixed header, the CSRC list, the header extension and the padding are each checked
 /// against the bytes that arrived. The payload stays in the packet's own storage.
 public struct RTPPacket: Sendable {
+    /// The M bit: for video, the last packet of a picture.
     public var marker: Bool
+    /// The payload type (7 bits), which the SDP maps to a codec.
     public var payloadType: UInt8
+    /// Sequence number, one more for each packet sent.
     public var sequenceNumber: UInt16
+    /// The media clock at the payload's sampling instant (90 kHz for video).
     public var timestamp: UInt32
+    /// The synchronization source: the sender's stream identifier.
     public var ssrc: UInt32
+    /// Contributing sources, as a mixer lists them.
     public var csrcs: [UInt32]
     /// The extension's profile-defined 16 bits and its words, when the X bit is set.
     public var extensionProfile: UInt16?
+    /// Where the extension's words lie in `bytes`, when the X bit is set.
     public var extensionRange: Range<Int>?
     /// Where the payload sits in `bytes`, padding excluded.
     public var payloadRange: Range<Int>
+    /// The packet as it arrived.
     public let bytes: [UInt8]
 
+    /// The payload bytes, without the header, extension and padding.
     public var payload: ArraySlice<UInt8> { bytes[payloadRange] }
+    /// The fixed header's fields.
     public var header: RTPHeader {
         RTPHeader(marker: marker, payloadType: payloadType, sequenceNumber: sequenceNumber, timestamp: timestamp, ssrc: ssrc)
     }
 
+    /// Parses and checks `bytes`; a packet whose lengths do not add up is an error, not a crash.
     public init(bytes: [UInt8]) throws(RTPError) {
         self.bytes = bytes
         guard bytes.count >= RTPHeader.size else { throw RTPError("an RTP packet of \(bytes.count) bytes is shorter than its 12-byte header") }

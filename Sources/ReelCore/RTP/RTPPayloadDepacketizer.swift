@@ -1,9 +1,12 @@
 /// A NAL unit taken out of RTP payloads, header included, with its decoding order number
 /// when the payload format carries one.
 public struct DepacketizedUnit: Sendable, Equatable {
+    /// The NAL unit, its header included, without a start code.
     public var bytes: [UInt8]
+    /// The decoding order number (H.265 with `sprop-max-don-diff`), unwrapped; `nil` otherwise.
     public var decodingOrder: Int64?
 
+    /// A unit, with its decoding order when the payload format carries one.
     public init(bytes: [UInt8], decodingOrder: Int64? = nil) {
         self.bytes = bytes
         self.decodingOrder = decodingOrder
@@ -16,9 +19,16 @@ public protocol RTPPayloadDepacketizer: Sendable {
     mutating func depacketize(_ payload: ArraySlice<UInt8>, sequence: Int64, into units: inout [DepacketizedUnit]) throws(RTPError)
     /// A fragmented unit was abandoned since the last `clearDamage()`.
     var isDamaged: Bool { get }
+    /// Forgets that a unit was abandoned, once the caller has counted it.
     mutating func clearDamage()
     /// Packets were lost: a unit in progress cannot be completed.
     mutating func reset()
+}
+
+extension RTPPayloadDepacketizer {
+    /// The largest NAL unit joined from fragments unless told otherwise: 16 MiB, far above
+    /// any real slice, and a cap on what a stream of fragments can make Reel allocate.
+    public static var defaultMaxUnitSize: Int { 16 << 20 }
 }
 
 /// The units of an aggregation packet (STAP-A, H.265 AP): each behind a 16-bit size, and
@@ -49,9 +59,8 @@ enum AggregationReader {
 /// Joins the parts of a fragmented NAL unit (FU-A, H.265 FU): parts must arrive with
 /// consecutive sequence numbers, from a start part to an end part, within a size cap.
 /// After a missing part, the unit is dropped and parts are ignored until the next start.
-public struct FragmentAssembler: Sendable {
-    public static let defaultMaxUnitSize = 16 << 20
-    public let maxUnitSize: Int
+package struct FragmentAssembler: Sendable {
+    package let maxUnitSize: Int
     private var unit: [UInt8] = []
     /// The size of the last whole unit: the next is likely alike, and reserving it at the
     /// start spares the copies of growing a large unit a packet at a time.
@@ -61,7 +70,7 @@ public struct FragmentAssembler: Sendable {
     private(set) var lastDecodingOrder: Int64?
     var isDamaged = false
 
-    public init(maxUnitSize: Int = defaultMaxUnitSize) { self.maxUnitSize = maxUnitSize }
+    package init(maxUnitSize: Int = H264Depacketizer.defaultMaxUnitSize) { self.maxUnitSize = maxUnitSize }
 
     mutating func start(header: [UInt8], body: ArraySlice<UInt8>, sequence: Int64, decodingOrder: Int64? = nil) throws(RTPError) {
         abandon()

@@ -3,6 +3,7 @@
 /// unit, aggregation packet, fragmentation unit). Small units that follow each other are
 /// aggregated while they fit; a unit larger than a payload is fragmented.
 public struct RTPPayloader: Sendable {
+    /// The codec whose NAL units it packetizes.
     public let codec: VideoCodec
     /// The largest payload, the MTU less the RTP header.
     public let maxPayloadSize: Int

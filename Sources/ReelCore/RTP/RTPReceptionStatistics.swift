@@ -4,6 +4,7 @@
 public struct RTPReceptionStatistics: Sendable, Equatable, Codable {
     /// Distinct packets that arrived, late ones included.
     public var received = 0
+    /// Packets the sequence numbers say were sent (RFC 3550 A.3): highest − first + 1.
     public var expected = 0
     /// Expected less received (never negative).
     public var lost = 0
@@ -21,9 +22,11 @@ public struct RTPReceptionStatistics: Sendable, Equatable, Codable {
     public var resets = 0
     /// RFC 3550 A.8 interarrival jitter, in timestamp units and in seconds.
     public var jitter: Double = 0
+    /// The same jitter in seconds.
     public var jitterSeconds: Double = 0
     /// Payload bytes of the distinct packets.
     public var bytes = 0
 
+    /// No packets yet.
     public init() {}
 }

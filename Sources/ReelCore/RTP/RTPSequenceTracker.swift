@@ -4,14 +4,18 @@
 /// sender restarted (a reset). Every accepted packet gets a 64-bit extended sequence number
 /// that keeps counting across 16-bit wraps, also for packets that arrive late across one.
 public struct RTPSequenceTracker: Sendable {
+    /// The largest forward jump taken as loss rather than a restart (RFC 3550 A.1's `MAX_DROPOUT`).
     public static let maxDropout = 3000
+    /// The largest backward jump taken as a late packet (`MAX_MISORDER`).
     public static let maxMisorder = 100
+    /// Packets in sequence before a new source is valid (`MIN_SEQUENTIAL`).
     public static let minSequential = 2
     private static let modulus = 1 << 16
     /// Numbering starts one cycle up so that packets just before the first accepted one,
     /// across a wrap, still get positive numbers.
     private static let firstCycle = Int64(modulus)
 
+    /// What a packet's sequence number means.
     public enum Verdict: Sendable, Equatable {
         /// Part of the stream, with its extended number.
         case accepted(Int64)
@@ -29,11 +33,13 @@ public struct RTPSequenceTracker: Sendable {
     private var badSequence = modulus + 1
     private var started = false
 
+    /// A tracker that has seen nothing yet.
     public init() {}
 
     /// The highest extended sequence number accepted so far.
     public var extendedMaximum: Int64 { cycles + Int64(maxSequence) }
 
+    /// Takes the next packet's sequence number and says what it is.
     public mutating func update(_ sequence: UInt16) -> Verdict {
         guard started else {
             started = true

@@ -5,8 +5,10 @@ public struct RTPTimestampUnwrapper: Sendable {
     private var last: UInt32?
     private var extended: Int64 = 0
 
+    /// An unwrapper that has seen no timestamp yet.
     public init() {}
 
+    /// The timestamp extended to 64 bits, counting wraps both ways from the first one seen.
     public mutating func unwrap(_ timestamp: UInt32) -> Int64 {
         if let last {
             extended += Int64(Int32(bitPattern: timestamp &- last))

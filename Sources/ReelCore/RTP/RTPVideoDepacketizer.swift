@@ -3,23 +3,29 @@
 /// jitter buffer abandon fragments in progress and mark pictures damaged; a malformed
 /// payload is counted, marks its picture damaged and is skipped.
 public struct RTPVideoDepacketizer: Sendable {
+    /// How strict the depacketizer is, and how much it joins.
     public struct Options: Sendable, Equatable {
+        /// Drop access units until the first keyframe (a decoder cannot start before one).
         public var waitForKeyframe = false
         /// The largest NAL unit accepted out of fragments.
-        public var maxUnitSize = FragmentAssembler.defaultMaxUnitSize
-        public init(waitForKeyframe: Bool = false, maxUnitSize: Int = FragmentAssembler.defaultMaxUnitSize) {
+        public var maxUnitSize = H264Depacketizer.defaultMaxUnitSize
+        /// Options; every access unit is passed on and units of up to 16 MiB are joined, unless told.
+        public init(waitForKeyframe: Bool = false, maxUnitSize: Int = H264Depacketizer.defaultMaxUnitSize) {
             self.waitForKeyframe = waitForKeyframe
             self.maxUnitSize = maxUnitSize
         }
     }
 
+    /// Joins NAL units into access units; its counts say what it has seen.
     public private(set) var assembler: AccessUnitAssembler
     private var payloads: any RTPPayloadDepacketizer
     private var units: [DepacketizedUnit] = []
     /// Payloads rejected as malformed, and the last reason.
     public private(set) var malformedPayloads = 0
+    /// Why the last malformed payload was rejected.
     public private(set) var lastError: RTPError?
 
+    /// A depacketizer for the codec, payload format and options the SDP gives.
     public init(description: SessionDescription, options: Options = Options()) throws(RTPError) {
         switch description.codec {
         case .h264:
@@ -59,5 +65,6 @@ public struct RTPVideoDepacketizer: Sendable {
         }
     }
 
+    /// Hands over the access unit in progress, at the end of the stream.
     public mutating func finish(into out: inout [AccessUnit]) { assembler.finish(into: &out) }
 }

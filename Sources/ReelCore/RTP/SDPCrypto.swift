@@ -2,7 +2,9 @@ import Foundation
 
 /// An SRTP crypto suite Reel decrypts (RFC 4568 6.2).
 public enum SRTPCryptoSuite: String, Sendable, CaseIterable, Codable {
+    /// AES counter mode with a 128-bit key, 80-bit HMAC-SHA1 tag (the default of RFC 4568 and ffmpeg).
     case aesCM128HMACSHA1_80 = "AES_CM_128_HMAC_SHA1_80"
+    /// The same with a 32-bit tag, for tight bandwidth.
     case aesCM128HMACSHA1_32 = "AES_CM_128_HMAC_SHA1_32"
 
     /// The authentication tag's bytes on SRTP packets (SRTCP always carries 10).
@@ -11,13 +13,17 @@ public enum SRTPCryptoSuite: String, Sendable, CaseIterable, Codable {
 
 /// One `a=crypto` line: a suite and its master key and salt.
 public struct SDPCrypto: Sendable, Equatable {
+    /// The line's tag, which an answer uses to pick the line.
     public var tag: Int
+    /// The cipher and tag length.
     public var suite: SRTPCryptoSuite
     /// The 16-byte master key followed by the 14-byte master salt.
     public var keyAndSalt: [UInt8]
 
+    /// Bytes of the master key (16) and salt (14) together.
     public static let keyAndSaltSize = 30
 
+    /// A crypto line; `keyAndSalt` must be 30 bytes.
     public init(tag: Int = 1, suite: SRTPCryptoSuite, keyAndSalt: [UInt8]) throws(RTPError) {
         guard keyAndSalt.count == Self.keyAndSaltSize else {
             throw RTPError("an SRTP master key and salt take 30 bytes, got \(keyAndSalt.count)")
@@ -33,6 +39,7 @@ public struct SDPCrypto: Sendable, Equatable {
         try self.init(tag: tag, suite: suite, keyAndSalt: [UInt8](bytes))
     }
 
+    /// Key and salt as base64, as `inline:` writes them.
     public var keyBase64: String { Data(keyAndSalt).base64EncodedString() }
 
     /// The value of an `a=crypto:` attribute: `tag suite inline:key[|lifetime][|mki:len]`.

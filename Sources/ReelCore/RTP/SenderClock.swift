@@ -3,10 +3,14 @@
 /// time its media was captured at, on the sender's clock: what lip sync between streams and
 /// a glass-to-glass latency need.
 public struct SenderClock: Sendable, Hashable {
+    /// The sender's wall clock at the report.
     public var ntpTimestamp: NTPTimestamp
+    /// The RTP timestamp of the same instant.
     public var rtpTimestamp: UInt32
+    /// RTP ticks per second.
     public var clockRate: Int
 
+    /// The mapping a sender report gives.
     public init(ntpTimestamp: NTPTimestamp, rtpTimestamp: UInt32, clockRate: Int) {
         self.ntpTimestamp = ntpTimestamp
         self.rtpTimestamp = rtpTimestamp

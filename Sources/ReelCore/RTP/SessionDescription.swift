@@ -4,12 +4,17 @@ import Foundation
 /// address and port, the payload type, and the parameter sets (RFC 6184 `sprop-parameter-sets`,
 /// RFC 7798 `sprop-vps/sps/pps`), so it can decode from the first keyframe.
 public struct SessionDescription: Sendable, Equatable {
+    /// H.264 or H.265.
     public var codec: VideoCodec
+    /// The address the stream goes to (`c=`), IPv4 or IPv6.
     public var address: String
+    /// The RTP port (`m=video PORT`).
     public var port: Int
+    /// The dynamic payload type; 96 unless told.
     public var payloadType: UInt8 = 96
     /// VPS (H.265), SPS and PPS units, headers included.
     public var parameterSets: [[UInt8]]
+    /// The RTP clock, ticks per second: 90 kHz for video.
     public var clockRate = 90000
     /// RFC 6184 packetization-mode (0 single NAL unit, 1 non-interleaved, 2 interleaved).
     public var packetizationMode = 1
@@ -20,6 +25,7 @@ public struct SessionDescription: Sendable, Equatable {
     /// RTCP's port: `a=rtcp` when given, else the RTP port + 1.
     public var rtcpPort: Int?
 
+    /// A description of a stream that a receiver decodes from the given parameter sets.
     public init(codec: VideoCodec, address: String, port: Int, payloadType: UInt8 = 96, parameterSets: [[UInt8]]) {
         self.codec = codec
         self.address = address
@@ -28,6 +34,7 @@ public struct SessionDescription: Sendable, Equatable {
         self.parameterSets = parameterSets
     }
 
+    /// The SDP, lines ended by CRLF, as a receiver reads it (`ffplay stream.sdp`).
     public var text: String {
         let family = address.contains(":") ? "IP6" : "IP4"
         var format: [String]

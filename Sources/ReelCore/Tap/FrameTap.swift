@@ -5,7 +5,7 @@
 /// ``FrameTapSubscription/droppedFrames``).
 public final class FrameTap: @unchecked Sendable {
     /// Converts a frame Reel cannot wrap itself (any other FFmpeg layout) into `format`.
-    public typealias FallbackConverter = @Sendable (VideoFrame, PixelBufferFormat) throws -> PixelBuffer
+    package typealias FallbackConverter = @Sendable (VideoFrame, PixelBufferFormat) throws -> PixelBuffer
 
     private let lock = ConditionLock()
     private var subscriptions: [FrameTapSubscription] = []
@@ -13,10 +13,11 @@ public final class FrameTap: @unchecked Sendable {
     private var discontinuityPending = true
     private let fallback: FallbackConverter?
 
-    public init(fallbackConverter: FallbackConverter? = nil) {
+    package init(fallbackConverter: FallbackConverter? = nil) {
         fallback = fallbackConverter
     }
 
+    /// Whether any subscription is active.
     public var hasSubscribers: Bool { lock.withLock { !subscriptions.isEmpty } }
 
     /// Subscribes with an `AsyncStream` (``FrameTapSubscription/samples``) holding at most
@@ -44,7 +45,7 @@ public final class FrameTap: @unchecked Sendable {
     }
 
     /// Called by a player for each frame it presents, on its display thread; returns at once.
-    public func deliver(_ frame: VideoFrame) {
+    package func deliver(_ frame: VideoFrame) {
         let (targets, index, discontinuity) = lock.withLock { () -> ([FrameTapSubscription], Int, Bool) in
             defer {
                 nextIndex += 1
@@ -60,12 +61,12 @@ public final class FrameTap: @unchecked Sendable {
     }
 
     /// The next frame follows a jump in the timeline (a seek, a new input).
-    public func markDiscontinuity() {
+    package func markDiscontinuity() {
         lock.withLock { discontinuityPending = true }
     }
 
     /// Ends every subscription (their streams finish once drained).
-    public func finishAll() {
+    package func finishAll() {
         for subscription in lock.withLock({ subscriptions }) { subscription.cancel() }
     }
 

@@ -5,7 +5,9 @@
 /// common timescale (with 128-bit intermediates) and only fall back to rounding when
 /// that timescale would not fit. Seconds as `Double` are for display and user input.
 public struct MediaTime: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Ticks of `1/timescale` seconds.
     public var value: Int64
+    /// Ticks per second.
     public var timescale: Int32
 
     /// Creates `value / timescale` seconds. `timescale` must be positive.
@@ -15,6 +17,7 @@ public struct MediaTime: Sendable, Hashable, Codable, CustomStringConvertible {
         self.timescale = timescale
     }
 
+    /// Time zero.
     public static let zero = MediaTime(value: 0, timescale: 1)
 
     /// `ticks` counted in units of `timeBase` (FFmpeg's `pts * time_base`).
@@ -32,6 +35,7 @@ public struct MediaTime: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(value: Int64((seconds * Double(timescale)).rounded()), timescale: timescale)
     }
 
+    /// The time in seconds (rounded to a `Double`).
     public var seconds: Double { Double(value) / Double(timescale) }
 
     /// This time in another timescale, rounded as asked (to nearest by default,
@@ -78,12 +82,14 @@ public struct MediaTime: Sendable, Hashable, Codable, CustomStringConvertible {
         return lcm <= Int64(Int32.max) ? Int32(lcm) : max(a, b)
     }
 
+    /// The sum, in a timescale both divide (else the finer one); saturates instead of overflowing.
     public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
         let scale = commonTimescale(lhs.timescale, rhs.timescale)
         let sum = lhs.converted(to: scale).value.addingReportingOverflow(rhs.converted(to: scale).value)
         return MediaTime(value: sum.overflow ? (lhs.value < 0 ? .min : .max) : sum.partialValue, timescale: scale)
     }
 
+    /// The difference, in a timescale both divide (else the finer one); saturates.
     public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
         lhs + MediaTime(value: rhs.value == .min ? .max : -rhs.value, timescale: rhs.timescale)
     }
@@ -98,6 +104,7 @@ public struct MediaTime: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Seconds with microsecond precision, as `ffprobe` prints them (`"12.345678"`).
     public var description: String { Self.formatSeconds(seconds) }
 
+    /// Seconds with microsecond precision, as ffprobe prints them (`"12.345678"`).
     public static func formatSeconds(_ seconds: Double) -> String {
         let micro = Int64((seconds * 1_000_000).rounded())
         let sign = micro < 0 ? "-" : ""

@@ -3,9 +3,12 @@
 ///
 /// A zero denominator means "unknown", as FFmpeg uses `0/0` and `0/1`.
 public struct Rational: Hashable, Sendable, TextCodable {
+    /// The numerator.
     public var numerator: Int
+    /// The denominator; 0 when the value is unknown.
     public var denominator: Int
 
+    /// `numerator/denominator`, kept as given (not reduced).
     public init(_ numerator: Int, _ denominator: Int) {
         self.numerator = numerator
         self.denominator = denominator

@@ -1,5 +1,6 @@
 /// A value that JSON holds in its text form (`"30000/1001"`, `"16:9"`), as ffprobe writes it.
 public protocol TextCodable: Codable, CustomStringConvertible {
+    /// Reads the value from its text form; `nil` when malformed.
     init?(parsing text: String)
 }
 

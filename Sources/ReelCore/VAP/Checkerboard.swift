@@ -1,7 +1,7 @@
 /// Premultiplied RGBA laid over a gray checkerboard, as image editors show transparency.
-public enum Checkerboard {
+package enum Checkerboard {
     /// An opaque RGBA picture: `picture` over squares of `squareSize` pixels.
-    public static func composite(_ picture: PixelBuffer, squareSize: Int = 16, into output: PixelBuffer) {
+    package static func composite(_ picture: PixelBuffer, squareSize: Int = 16, into output: PixelBuffer) {
         precondition(picture.format == .rgba && output.format == .rgba && output.width == picture.width && output.height == picture.height)
         for row in 0..<picture.height {
             let source = picture.planes[0].row(row), out = output.planes[0].row(row)

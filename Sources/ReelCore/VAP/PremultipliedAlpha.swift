@@ -1,15 +1,15 @@
 /// Conversions between premultiplied and straight alpha for 4-byte RGBA/BGRA pixels.
-public enum PremultipliedAlpha {
+package enum PremultipliedAlpha {
     /// Divides colour by alpha in place (rounded, at most 255; fully transparent pixels
     /// become black).
-    public static func unpremultiply(_ buffer: PixelBuffer) {
+    package static func unpremultiply(_ buffer: PixelBuffer) {
         forEachTranslucentChannel(of: buffer) { value, alpha in
             alpha == 0 ? 0 : UInt8(min((Int(value) * 255 + alpha / 2) / alpha, 255))
         }
     }
 
     /// Multiplies colour by alpha in place (rounded).
-    public static func premultiply(_ buffer: PixelBuffer) {
+    package static func premultiply(_ buffer: PixelBuffer) {
         forEachTranslucentChannel(of: buffer) { value, alpha in UInt8((Int(value) * alpha + 127) / 255) }
     }
 

@@ -1,7 +1,9 @@
 /// A text colour as VAP writes it: `#RRGGBB`, or `#AARRGGBB` with alpha first.
 public struct VAPColor: Sendable, Equatable {
+    /// The channels, 0–255, not premultiplied.
     public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
 
+    /// A colour, opaque unless told.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -9,6 +11,7 @@ public struct VAPColor: Sendable, Equatable {
         self.alpha = alpha
     }
 
+    /// A colour from `#RRGGBB` or `#AARRGGBB` (VAP's text colours); `nil` when malformed.
     public init?(hex: String) {
         guard hex.hasPrefix("#"), let value = UInt32(hex.dropFirst(), radix: 16) else { return nil }
         switch hex.count {
@@ -18,5 +21,6 @@ public struct VAPColor: Sendable, Equatable {
         }
     }
 
+    /// Opaque white: VAP's text colour when a source names none.
     public static let white = VAPColor(red: 255, green: 255, blue: 255)
 }

@@ -7,7 +7,8 @@
 /// as it is (where compression or the encoder's blur leaves colour above alpha, it adds a
 /// little light when composited, as on VAP's GPU); ``AlphaMode/straight`` divides by
 /// alpha afterwards. One compositor per thread.
-public struct VAPCompositor {
+public struct VAPCompositor: Sendable {
+    /// Whether composited pictures are premultiplied or straight.
     public enum AlphaMode: String, Sendable, Codable, CaseIterable {
         /// Colour multiplied by alpha, as VAP stores it and as compositing wants it.
         case premultiplied
@@ -15,10 +16,12 @@ public struct VAPCompositor {
         case straight
     }
 
+    /// Where the colour and alpha lie in each decoded frame.
     public let layout: VAPLayout
     private var alphaScaler: VAPAlphaScaler
     private var alphaRow: [UInt8]
 
+    /// A compositor for frames laid out as `layout` says.
     public init(layout: VAPLayout) {
         self.layout = layout
         alphaScaler = VAPAlphaScaler(source: layout.alphaFrame, outputWidth: layout.outputWidth, outputHeight: layout.outputHeight)

@@ -57,5 +57,6 @@ extension VAPConfig {
         frames.filter { $0.index == index }.flatMap(\.objects).sorted { $0.z < $1.z }
     }
 
+    /// The source with this `srcId`, if any.
     public func source(id: String) -> Source? { sources.first { $0.id == id } }
 }

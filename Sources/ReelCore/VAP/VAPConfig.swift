@@ -5,12 +5,14 @@
 /// Rectangles are `[x, y, width, height]` arrays in pixels. Decode with
 /// ``VAPConfig/decode(json:)``, which also validates.
 public struct VAPConfig: Sendable, Equatable, Codable {
+    /// The format version, sizes, rate and the colour and alpha regions.
     public var info: Info
     /// The fusion sources (texts and images), empty when the animation has none.
     public var sources: [Source]
     /// The frames with fusion objects, each listing its objects.
     public var frames: [Frame]
 
+    /// A configuration, as `reel vap pack` writes one.
     public init(info: Info, sources: [Source] = [], frames: [Frame] = []) {
         self.info = info
         self.sources = sources
@@ -46,9 +48,11 @@ public struct VAPConfig: Sendable, Equatable, Codable {
         public var frameCount: Int
         /// The size the animation is shown at (`w`, `h`): the colour region's size.
         public var width: Int
+        /// The height the animation is shown at (`h`).
         public var height: Int
         /// The encoded video's size (`videoW`, `videoH`).
         public var videoWidth: Int
+        /// The encoded video's height (`videoH`).
         public var videoHeight: Int
         /// Frames per second; `nil` when the file leaves it out.
         public var framesPerSecond: Int?
@@ -61,6 +65,7 @@ public struct VAPConfig: Sendable, Equatable, Codable {
         /// Where the colour region lies in the video (`rgbFrame`).
         public var rgbFrame: PixelRect
 
+        /// An `info` object; the version is 2 unless told otherwise.
         public init(version: Int = 2, frameCount: Int, width: Int, height: Int, videoWidth: Int, videoHeight: Int,
                     framesPerSecond: Int?, isVAPX: Bool = false, orientation: Int = 0, alphaFrame: PixelRect, rgbFrame: PixelRect) {
             self.version = version
@@ -115,7 +120,14 @@ public struct VAPConfig: Sendable, Equatable, Codable {
     /// A fusion source (`src` entry): a text or an image the application supplies, found
     /// by its tag.
     public struct Source: Sendable, Equatable, Codable {
-        public enum Kind: String, Sendable, Codable { case image = "img", text = "txt" }
+        /// Whether a source is an image or a text (`srcType`: `img`, `txt`).
+        public enum Kind: String, Sendable, Codable {
+            /// A picture the application supplies (`img`).
+            case image = "img"
+            /// A text the application supplies, drawn by Reel (`txt`).
+            case text = "txt"
+        }
+        /// How a source fills its object's frame (`fitType`).
         public enum Fit: String, Sendable, Codable {
             /// Stretched to the object's frame.
             case fitXY
@@ -123,7 +135,9 @@ public struct VAPConfig: Sendable, Equatable, Codable {
             case centerFull
         }
 
+        /// The source's identifier (`srcId`), which objects refer to.
         public var id: String
+        /// An image or a text.
         public var kind: Kind
         /// Where the application fetches it from (`local`, `net`); informative.
         public var loadType: String?
@@ -133,10 +147,14 @@ public struct VAPConfig: Sendable, Equatable, Codable {
         public var color: String?
         /// Text style: `b` for bold.
         public var style: String?
+        /// The width the application should supply the source at (`w`).
         public var width: Int
+        /// The height the application should supply the source at (`h`).
         public var height: Int
+        /// How the source fills the object's frame.
         public var fit: Fit
 
+        /// A source; an image by default is stretched to its frame.
         public init(id: String, kind: Kind, loadType: String? = nil, tag: String, color: String? = nil, style: String? = nil,
                     width: Int, height: Int, fit: Fit = .fitXY) {
             self.id = id
@@ -150,6 +168,7 @@ public struct VAPConfig: Sendable, Equatable, Codable {
             self.fit = fit
         }
 
+        /// Whether the text is to be drawn bold.
         public var isBold: Bool { style == "b" }
 
         enum CodingKeys: String, CodingKey {
@@ -174,8 +193,10 @@ public struct VAPConfig: Sendable, Equatable, Codable {
     public struct Frame: Sendable, Equatable, Codable {
         /// Frame index (`i`), from 0.
         public var index: Int
+        /// The objects shown in the frame (`obj`), in the order the file lists them.
         public var objects: [Object]
 
+        /// The objects of frame `index`.
         public init(index: Int, objects: [Object]) {
             self.index = index
             self.objects = objects
@@ -187,13 +208,18 @@ public struct VAPConfig: Sendable, Equatable, Codable {
     /// One fusion object in a frame: which source, its stacking order, where it is shown
     /// (`frame`, in output pixels) and where its mask lies in the video (`mFrame`).
     public struct Object: Sendable, Equatable, Codable {
+        /// The source shown (`srcId`).
         public var sourceID: String
+        /// Stacking order (`z`): higher is drawn over lower.
         public var z: Int
+        /// Where the source is shown, in output pixels (`frame`).
         public var frame: PixelRect
+        /// Where the mask lies in the video (`mFrame`), in video pixels.
         public var maskFrame: PixelRect
         /// Mask rotation in degrees (`mt`): 0, or 90 when the mask is stored turned.
         public var maskRotation: Int
 
+        /// An object; the mask is stored unturned unless told otherwise.
         public init(sourceID: String, z: Int, frame: PixelRect, maskFrame: PixelRect, maskRotation: Int = 0) {
             self.sourceID = sourceID
             self.z = z

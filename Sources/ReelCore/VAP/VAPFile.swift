@@ -2,10 +2,13 @@
 /// configuration (when the file has one), the video track with its samples and codec
 /// configuration, and whether there is an audio track.
 public struct VAPFile: Sendable {
+    /// The `vapc` configuration; `nil` when the file has none (layout then detected).
     public let config: VAPConfig?
     /// The `vapc` box's JSON as the file holds it.
     public let configJSON: [UInt8]?
+    /// The video track: the colour and alpha pictures side by side.
     public let video: MP4Track
+    /// The audio track, when the animation has sound.
     public let audio: MP4Track?
     /// The video's codec: `h264` (`avc1`/`avc3`) or `hevc` (`hvc1`/`hev1`).
     public let codec: String
@@ -45,8 +48,11 @@ public struct VAPFile: Sendable {
         audio = tracks.first { $0.handler == "soun" }
     }
 
+    /// The encoded video's width in pixels.
     public var videoWidth: Int { video.width ?? 0 }
+    /// The encoded video's height in pixels.
     public var videoHeight: Int { video.height ?? 0 }
+    /// Frames in the video track.
     public var frameCount: Int { video.samples.count }
 
     /// The frame rate the samples' timing gives: frames over duration.

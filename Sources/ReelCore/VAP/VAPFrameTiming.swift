@@ -3,10 +3,12 @@
 /// the lateness is taken off this frame's time, so that the animation keeps its length.
 /// VAP's formula: `duration -= (now - lastRendered) - lastDuration`.
 public struct VAPFrameTiming: Sendable {
+    /// Seconds between frames at the nominal rate.
     public let frameInterval: Double
     private var lastRendered: Double?
     private var lastDuration = 0.0
 
+    /// Timing for an animation at `framesPerSecond`.
     public init(framesPerSecond: Double) {
         frameInterval = 1 / framesPerSecond
     }

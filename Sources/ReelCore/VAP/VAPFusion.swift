@@ -2,7 +2,8 @@
 /// define: in each frame that lists objects, each object's source (fitted into the
 /// object's `frame`) is laid over the picture in `z` order, its alpha multiplied by the
 /// mask, which is the red channel of the video inside the object's `mFrame`.
-public struct VAPFusion {
+public struct VAPFusion: Sendable {
+    /// The configuration that places the sources.
     public let config: VAPConfig
     /// Premultiplied RGBA pictures by source id.
     private let sources: [String: PixelBuffer]

@@ -6,6 +6,7 @@ public struct VAPLayoutDetector: Sendable {
     private var colourfulness: [VAPLayout.AlphaSide: Double] = [:]
     private var pictures = 0
 
+    /// A detector that has seen no picture yet.
     public init() {}
 
     /// Measures one picture (8-bit I420, NV12 or NV21).

@@ -3,14 +3,14 @@
 /// picture). `reel vap pack` keeps the box
 /// around its non-zero part, which becomes the object's `frame`, and the strengths inside,
 /// which go into the video as the mask (`mFrame`).
-public struct VAPMask: Sendable, Equatable {
+package struct VAPMask: Sendable, Equatable {
     /// Where the mask is on, in output pixels.
-    public let box: PixelRect
+    package let box: PixelRect
     /// Strengths inside `box`, row after row.
-    public let strength: [UInt8]
+    package let strength: [UInt8]
 
     /// The mask in `picture` (premultiplied RGBA); `nil` when it is empty.
-    public init?(picture: PixelBuffer) {
+    package init?(picture: PixelBuffer) {
         precondition(picture.format == .rgba)
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         func strengthAt(_ x: Int, _ y: Int) -> UInt8 {

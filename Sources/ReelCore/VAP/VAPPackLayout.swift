@@ -4,12 +4,16 @@
 /// to multiples of 16. Fusion masks get a slot each beyond the alpha region (beside it
 /// for landscape animations, below it for portrait ones), stacked 4 pixels apart.
 public struct VAPPackLayout: Sendable, Equatable {
+    /// Pixels between regions, as VapTool leaves them.
     public static let gap = 4
 
+    /// Where the colour and alpha regions go.
     public let layout: VAPLayout
     /// Where each fusion source's masks go in the video, in the order given.
     public let maskSlots: [PixelRect]
+    /// The video's width: the regions', padded to a multiple of 16.
     public let videoWidth: Int
+    /// The video's height: the regions', padded to a multiple of 16.
     public let videoHeight: Int
 
     /// For frames of `width`×`height`, with a mask slot of each size in `maskSizes`.

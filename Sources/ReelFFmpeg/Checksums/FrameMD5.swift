@@ -7,6 +7,7 @@ public struct FrameMD5: ~Copyable {
     private let context: OpaquePointer
     private var scratch: UnsafeMutableRawBufferPointer
 
+    /// A hasher; one can hash any number of frames, one after another.
     public init() {
         context = av_md5_alloc()
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 64)
@@ -17,6 +18,7 @@ public struct FrameMD5: ~Copyable {
         scratch.deallocate()
     }
 
+    /// The MD5 of `frame`'s pixels, as 32 hex digits.
     public mutating func hash(_ frame: VideoFrame) -> String {
         av_md5_init(context)
         frame.forEachPackedRow { row in
@@ -26,6 +28,7 @@ public struct FrameMD5: ~Copyable {
         return finish()
     }
 
+    /// The MD5 of `frame`'s samples, interleaved, as 32 hex digits.
     public mutating func hash(_ frame: AudioFrame) -> String {
         av_md5_init(context)
         let byteCount = frame.interleavedByteCount

@@ -4,7 +4,10 @@ import ReelCore
 /// Turns decoded audio into what an output device plays: interleaved 32-bit float at the
 /// device's rate and channel count (libswresample, through libavfilter's `aformat`),
 /// optionally faster or slower at the same pitch (`atempo`).
+///
+/// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class AudioConverter {
+    /// The format it converts to.
     public let device: AudioDeviceFormat
     /// Media seconds per device second: 0.5 to 2.
     public let tempo: Double
@@ -14,6 +17,7 @@ public final class AudioConverter {
     private var inputSignature = ""
     private let output = av_frame_alloc()!
 
+    /// A converter to `device`'s format, `tempo` times as fast (clamped to 0.5–2, pitch kept).
     public init(device: AudioDeviceFormat, tempo: Double = 1) {
         self.device = device
         self.tempo = min(max(tempo, 0.5), 2)
@@ -73,3 +77,6 @@ public final class AudioConverter {
         inputSignature = signature
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension AudioConverter: Sendable {}

@@ -3,11 +3,14 @@ import ReelCore
 
 /// Converts pictures between pixel formats and sizes with libswscale, into buffers it
 /// owns (one per output, reused while the shape stays the same).
+///
+/// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class PictureConverter {
     private var context: OpaquePointer?
     private var storage: HeapStorage?
     private var storageShape = ""
 
+    /// A converter; it keeps its scratch memory between pictures of the same shape.
     public init() {}
 
     deinit { sws_freeContext(context) }
@@ -94,3 +97,6 @@ public final class PictureConverter {
         return result
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension PictureConverter: Sendable {}

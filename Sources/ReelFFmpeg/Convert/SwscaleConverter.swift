@@ -4,6 +4,8 @@ import ReelCore
 /// libswscale over Reel's buffers: converts any decoded layout into a ``PixelBuffer``
 /// (at the buffer's size), for layouts Reel does not convert itself and as the oracle
 /// Reel's own conversions are measured against.
+///
+/// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class SwscaleConverter {
     private var context: OpaquePointer?
 
@@ -12,15 +14,21 @@ public final class SwscaleConverter {
         public let rawValue: Int32
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
+        /// Nearest-neighbour scaling (`SWS_POINT`).
         public static let point = Flags(rawValue: SWS_POINT)
+        /// Bilinear scaling (`SWS_BILINEAR`).
         public static let bilinear = Flags(rawValue: SWS_BILINEAR)
+        /// The same output on every CPU (`SWS_BITEXACT`).
         public static let bitExact = Flags(rawValue: SWS_BITEXACT)
+        /// Exact rounding in the YUV ⇄ RGB matrices (`SWS_ACCURATE_RND`).
         public static let accurateRounding = Flags(rawValue: SWS_ACCURATE_RND)
+        /// Full chroma interpolation on output (`SWS_FULL_CHR_H_INT`).
         public static let fullChromaInterpolation = Flags(rawValue: SWS_FULL_CHR_H_INT)
         /// What Reel's own conversions equal byte for byte.
         public static let reelExact: Flags = [.point, .bitExact, .accurateRounding, .fullChromaInterpolation]
     }
 
+    /// A converter; its libswscale context is made on first use and kept while shapes repeat.
     public init() {}
 
     deinit { sws_freeContext(context) }
@@ -57,3 +65,6 @@ public final class SwscaleConverter {
         }
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension SwscaleConverter: Sendable {}

@@ -4,6 +4,8 @@ import ReelCore
 /// A libavfilter graph over video pictures of one shape: `buffer` → the graph's text
 /// (`[in]…[out]`, one input and one output) → `buffersink`. Used where Reel measures
 /// itself against FFmpeg's filters in one process.
+///
+/// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class VideoFilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private var source: UnsafeMutablePointer<AVFilterContext>?
@@ -36,6 +38,7 @@ public final class VideoFilterGraph {
         deinit { av_frame_free(&frame) }
     }
 
+    /// A copy of `buffer` as a picture the graph takes.
     public func picture(copying buffer: PixelBuffer) throws -> Picture {
         let picture = Picture()
         guard let frame = picture.frame else { throw DecodeError(.other, detail: "out of memory") }
@@ -68,3 +71,6 @@ public final class VideoFilterGraph {
         }
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension VideoFilterGraph: Sendable {}

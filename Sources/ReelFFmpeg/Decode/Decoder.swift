@@ -3,7 +3,9 @@ import ReelCore
 
 /// A decoded frame of either kind.
 public enum DecodedFrame: Sendable {
+    /// A picture.
     case video(VideoFrame)
+    /// A run of audio samples.
     case audio(AudioFrame)
 }
 
@@ -12,8 +14,11 @@ public enum DecodedFrame: Sendable {
 /// Feed it packets with ``decode(_:_:)`` and, at the end, ``drain(_:)``; after a seek,
 /// ``flush()``. Use from one thread at a time.
 public final class Decoder {
+    /// The stream it decodes.
     public let streamIndex: Int
+    /// Video or audio.
     public let type: MediaType
+    /// The decoder's name (`h264`, `aac`…).
     public let codecName: String
     /// Whether frames come from a hardware device (`false` after a fallback to software).
     public let isHardwareAccelerated: Bool
@@ -205,3 +210,6 @@ public final class Decoder {
         return avPacket
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension Decoder: Sendable {}

@@ -2,8 +2,10 @@
 public struct DecoderOptions: Sendable {
     /// Decoding threads; 0 lets FFmpeg choose one per core (as `ffmpeg -threads auto`).
     public var threadCount: Int = 0
+    /// Decode on a GPU, falling back to software; software only by default.
     public var hardware: HardwareDecoding = .none
 
+    /// Options; FFmpeg's thread count, software decoding, unless told.
     public init(threadCount: Int = 0, hardware: HardwareDecoding = .none) {
         self.threadCount = threadCount
         self.hardware = hardware
@@ -13,6 +15,7 @@ public struct DecoderOptions: Sendable {
 /// Whether to decode on a GPU. Anything but `.none` falls back to software, with a
 /// warning in the log, when no such device can be opened or the codec has no support.
 public enum HardwareDecoding: Sendable, Equatable {
+    /// Software decoding only.
     case none
     /// The first of VAAPI, VDPAU, CUDA, QSV, Vulkan and DRM that opens.
     case automatic

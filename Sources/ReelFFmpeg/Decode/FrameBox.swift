@@ -26,6 +26,7 @@ final class FrameBox: StorageOwner, @unchecked Sendable {
 public enum DecodeLimits {
     /// Largest picture side (16K).
     public static let maxDimension = 16_384
+    /// Most audio channels accepted.
     public static let maxChannels = 64
 }
 

@@ -8,6 +8,7 @@ public struct DemuxOptions: Sendable {
     /// Options passed to libavformat and its protocols, e.g. `["rtsp_transport": "tcp"]`.
     public var formatOptions: [String: String] = [:]
 
+    /// Options; a 15-second timeout, the format probed, no protocol options, unless told.
     public init(timeout: Double? = 15, formatName: String? = nil, formatOptions: [String: String] = [:]) {
         self.timeout = timeout
         self.formatName = formatName

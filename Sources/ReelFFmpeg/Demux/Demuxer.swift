@@ -8,7 +8,9 @@ import ReelCore
 /// Use from one thread at a time; ``interrupt`` may be used from any thread to cancel a
 /// blocking open or read.
 public final class Demuxer {
+    /// The input's URL or path, as given.
     public let url: String
+    /// Cancels or times out a blocking open or read, from any thread.
     public let interrupt: InterruptController
     /// What the input holds, filled in when it was opened.
     public let info: MediaInfo
@@ -196,3 +198,6 @@ extension MediaType {
         }
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension Demuxer: Sendable {}

@@ -4,6 +4,8 @@ import ReelCore
 /// Writes encoded samples (length-prefixed, with their `avcC`/`hvcC` record) into a
 /// container with libavformat, MP4 by default, with optionally one audio stream of an
 /// input: copied when the container takes its codec, else re-encoded to AAC.
+///
+/// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class EncodedSampleMuxer {
     private let path: String
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -94,6 +96,7 @@ public final class EncodedSampleMuxer {
         try transcoded?.write(packet, to: context)
     }
 
+    /// Writes what the muxer holds and the trailer (an MP4's index), and closes the file.
     public func finish() throws {
         guard !finished, let context else { return }
         finished = true
@@ -108,3 +111,6 @@ public final class EncodedSampleMuxer {
         guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension EncodedSampleMuxer: Sendable {}

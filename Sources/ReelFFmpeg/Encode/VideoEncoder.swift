@@ -4,17 +4,26 @@ import ReelCore
 /// One encoded packet as libavcodec hands it out: Annex B NAL units and their timing in
 /// the encoder's time base.
 public struct EncodedPacket: Sendable {
+    /// The NAL units, each after a start code.
     public var annexB: [UInt8]
+    /// Presentation timestamp in the encoder's time base.
     public var pts: Int64
+    /// Decode timestamp in the encoder's time base.
     public var dts: Int64
+    /// An IDR picture: decoding can start here.
     public var isKeyframe: Bool
 }
 
 /// A thin libavcodec encoder over libx264 or libx265 set from ``EncoderProperties``:
 /// parameter sets out of band (global header), I420 pictures in, Annex B packets out.
+///
+/// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class VideoEncoder {
+    /// H.264 (libx264) or H.265 (libx265).
     public let codec: VideoCodec
+    /// Picture width in pixels.
     public let width: Int
+    /// Picture height in pixels.
     public let height: Int
     /// Ticks of the pts given to ``encode(_:pts:forceKeyframe:)``.
     public let timeBase: Rational
@@ -24,6 +33,7 @@ public final class VideoEncoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let converter = PictureConverter()
 
+    /// Opens the encoder; `timeBase` is the unit of the timestamps given to it.
     public init(codec: VideoCodec, width: Int, height: Int, timeBase: Rational, properties: EncoderProperties) throws {
         try properties.validate(codec: codec, width: width, height: height)
         FFmpegLog.installIfNeeded()
@@ -159,3 +169,6 @@ private func releasePictureStorage(_ opaque: UnsafeMutableRawPointer?, _ data: U
     guard let opaque else { return }
     Unmanaged<AnyObject>.fromOpaque(opaque).release()
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension VideoEncoder: Sendable {}

@@ -4,16 +4,22 @@ import ReelCore
 /// Writes a video file with libavformat: pictures encoded with libx264 (constant quality)
 /// or another libavcodec encoder, and optionally one stream copied packet by packet from
 /// an input (audio).
+///
+/// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class VideoFileWriter {
     /// How the video is encoded.
     public struct Settings: Sendable {
+        /// Picture width in pixels.
         public var width: Int
+        /// Picture height in pixels.
         public var height: Int
         /// Timestamps of the pictures given to ``write(_:pts:)`` count in this unit.
         public var timeBase: Rational
+        /// Pictures per second, written in the container.
         public var frameRate: Rational
         /// libx264's constant rate factor: 0 is lossless, 18 visually so, 23 its default.
         public var crf: Int
+        /// libx264's preset: its speed/size trade-off.
         public var preset: String
         /// The libavcodec encoder: `libx264` unless set (`prores_ks`, `png`, `libvpx-vp9`…).
         public var encoder = "libx264"
@@ -25,6 +31,7 @@ public final class VideoFileWriter {
         /// Options of the muxer.
         public var muxerOptions: [String: String] = [:]
 
+        /// Settings for pictures of `width`×`height`; visually lossless at veryfast unless told.
         public init(width: Int, height: Int, timeBase: Rational, frameRate: Rational, crf: Int = 18, preset: String = "veryfast") {
             self.width = width
             self.height = height
@@ -178,3 +185,6 @@ public final class VideoFileWriter {
         InputError(.other, operation: .open, url: path, detail: "cannot write: \(detail)")
     }
 }
+
+@available(*, unavailable, message: "use it from one thread at a time")
+extension VideoFileWriter: Sendable {}

@@ -9,6 +9,7 @@ public enum FFmpegVersion {
         return "Lavf\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
     }
 
+    /// `Lavc59.37.100`, as FFmpeg's tools name libavcodec in their output.
     public static var libavcodec: String {
         let version = avcodec_version()
         return "Lavc\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"

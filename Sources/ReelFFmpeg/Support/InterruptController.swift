@@ -14,6 +14,7 @@ public final class InterruptController: Sendable {
     /// Monotonic nanoseconds at which the current operation gives up; 0 when none runs.
     private let deadline = Atomic<UInt64>(0)
 
+    /// A controller; each blocking call gives up after `timeout` seconds (`nil`: never).
     public init(timeout: Double?) {
         self.timeout = timeout
     }
@@ -21,6 +22,7 @@ public final class InterruptController: Sendable {
     /// Makes every blocking call on this input return as soon as it next polls.
     public func cancel() { cancelled.store(true, ordering: .relaxed) }
 
+    /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     /// Runs `body` with the deadline armed for one operation.

@@ -49,8 +49,8 @@ struct VAPPlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         common.setUpLogging()
-        var options = VAPPlayer.Options(framesPerSecond: fps, loops: loops, keepsLastFrame: !clearAtEnd, playsAudio: !noAudio,
-                                        content: vap.content, checkerboard: !black)
+        var configuration = VAPPlayer.Configuration(framesPerSecond: fps, loops: loops, keepsLastFrame: !clearAtEnd, playsAudio: !noAudio,
+                                                    content: vap.content, checkerboard: !black)
         let frameTap = FrameTap.withLibswscaleFallback()
         let outputs = headless ? nil : WindowOutputs.make(title: "reel — \((file as NSString).lastPathComponent)", frameTap: frameTap,
                                                           pictureInPicture: false, panorama: nil)
@@ -62,8 +62,8 @@ struct VAPPlayCommand: AsyncParsableCommand {
         var audio: (any AudioOutput)?
         if !noAudio { audio = outputs?.audio() ?? HeadlessAudioOutput() }
         let player = try await failing {
-            options.layout = try vap.layout(for: file)
-            return try VAPPlayer(path: file, options: options, video: video, audio: audio, frameTap: frameTap)
+            configuration.layout = try vap.layout(for: file)
+            return try VAPPlayer(path: file, configuration: configuration, video: video, audio: audio, frameTap: frameTap)
         }
         let taps: TapWriters
         do {
@@ -84,7 +84,7 @@ struct VAPPlayCommand: AsyncParsableCommand {
             }
             if events { print(Self.json(event)) }
         }
-        player.waitUntilFinished()
+        await player.waitUntilFinished()
         let tapError = taps.finish(verbose: false)
         if let failure { throw fail(failure) }
         if let tapError { throw fail("tap: \(tapError)") }

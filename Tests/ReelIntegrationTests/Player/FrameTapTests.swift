@@ -14,8 +14,8 @@ extension PlaybackTests {
 
         /// Plays `path` to the end in real time (or untimed) and returns the presented frames.
         private func play(_ path: String, untimed: Bool = false, video: RecordingVideoOutput,
-                          tap: FrameTap) async throws -> PlaybackStatistics {
-            var configuration = PlayerConfiguration()
+                          tap: FrameTap) async throws -> PlayerStatistics {
+            var configuration = Player.Configuration()
             configuration.untimed = untimed
             let player = Player(configuration: configuration, frameTap: tap, videoOutput: { video },
                                 audioOutput: { HeadlessAudioOutput(untimed: untimed) })

@@ -38,7 +38,7 @@ extension PlaybackTests {
         /// record "at end", now for the new timeline, which it therefore never read.
         @Test(.timeLimit(.minutes(1))) func playAgainWhileTheReaderIsStillRecordingTheEnd() async throws {
             let gate = Gate()
-            let player = Player(configuration: { var c = PlayerConfiguration(); c.untimed = true; return c }(),
+            let player = Player(configuration: { var c = Player.Configuration(); c.untimed = true; return c }(),
                                 videoOutput: { RecordingVideoOutput() }, audioOutput: { HeadlessAudioOutput(untimed: true) })
             player.testHooks.readerReachingEnd = { gate.pass() }
             let events = EventLog(player)

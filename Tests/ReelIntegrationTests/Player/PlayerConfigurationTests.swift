@@ -8,7 +8,7 @@ extension PlaybackTests {
         func untimedPlaybackPresentsEveryFrameFFmpegDecodes(_ decoding: VideoDecoding) async throws {
             let path = Fixtures.named("h264-main-bframes-aac.mov").path
             let reference = try referenceFrames(path)
-            var configuration = PlayerConfiguration()
+            var configuration = Player.Configuration()
             configuration.untimed = true
             configuration.videoDecoding = decoding
             let video = RecordingVideoOutput()
@@ -23,7 +23,7 @@ extension PlaybackTests {
 
         @Test(.timeLimit(.minutes(1)), arguments: [ClockMaster.external, .video])
         func otherClocksPlayInRealTime(_ master: ClockMaster) async throws {
-            var configuration = PlayerConfiguration()
+            var configuration = Player.Configuration()
             configuration.clockMaster = master
             let player = Player.headless(configuration: configuration)
             let events = EventLog(player)

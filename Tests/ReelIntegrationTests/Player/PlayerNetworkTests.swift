@@ -12,7 +12,7 @@ extension PlaybackTests {
         @Test(.timeLimit(.minutes(1))) func aServerThatHangsUpMidStreamEndsInAnError() async throws {
             let server = try ScriptedHTTPServer(serving: try streamFile(), fraction: 0.3, then: .hangUp)
             defer { server.stop() }
-            var configuration = PlayerConfiguration()
+            var configuration = Player.Configuration()
             configuration.untimed = true
             let player = Player.headless(configuration: configuration)
             let events = EventLog(player)
@@ -25,11 +25,32 @@ extension PlaybackTests {
             player.stop()
         }
 
+        /// Cancelling the task that opens an input interrupts FFmpeg's blocking open: a
+        /// server that never answers holds the caller for no longer than it takes to cancel.
+        @Test(.timeLimit(.minutes(1))) func cancellingAnOpenInterruptsIt() async throws {
+            let server = try SilentServer()
+            defer { server.stop() }
+            var configuration = Player.Configuration()
+            configuration.input.timeout = 30
+            let player = Player.headless(configuration: configuration)
+            let opening = Task { try await player.open("http://127.0.0.1:\(server.port)/clip.mp4") }
+            let deadline = Date().addingTimeInterval(10)
+            while player.state != .opening && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(300))  // well into the blocking open
+            let cancelledAt = Date()
+            opening.cancel()
+            let result = await opening.result
+            let took = Date().timeIntervalSince(cancelledAt)
+            #expect(took < 2, "the open returned \(took) s after the cancellation (its timeout is 30 s)")
+            #expect(throws: CancellationError.self) { try result.get() }
+            #expect(player.state == .idle)
+        }
+
         @Test(.timeLimit(.minutes(1))) func aStallingServerMeansBufferingThenPlayingAgain() async throws {
             // 2 s of media, then nothing for 3.5 s: playback starves after about 2 s.
             let server = try ScriptedHTTPServer(serving: try streamFile(), fraction: 0.2, then: .stall(seconds: 3.5))
             defer { server.stop() }
-            var configuration = PlayerConfiguration()
+            var configuration = Player.Configuration()
             configuration.input.timeout = 10
             // Start after half a second of analysis, as for a live source, not after five.
             configuration.input.formatOptions = ["analyzeduration": "500000"]

@@ -5,7 +5,7 @@ import Testing
 extension PlaybackTests {
     @Suite struct PlayerStateTests {
         private func headlessPlayer(untimed: Bool = false) -> (Player, RecordingVideoOutput) {
-            var configuration = PlayerConfiguration()
+            var configuration = Player.Configuration()
             configuration.untimed = untimed
             let video = RecordingVideoOutput()
             let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput(untimed: untimed) })
@@ -58,7 +58,7 @@ extension PlaybackTests {
         /// audio queue before the video decoder has what it needs for the frame at the start.
         @Test(.timeLimit(.minutes(1)), arguments: [1, 16])
         func pausedAtAStartTimeTheFrameThereIsShownWhateverTheDecoderThreads(threads: Int) async throws {
-            var configuration = PlayerConfiguration()
+            var configuration = Player.Configuration()
             configuration.decoder = DecoderOptions(threadCount: threads)
             let video = RecordingVideoOutput()
             let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
@@ -85,7 +85,7 @@ extension PlaybackTests {
         /// play it must wait between pulls, not spin (each pull also takes the playback's lock).
         @Test(.timeLimit(.minutes(1))) func anUntimedDeviceDoesNotSpinAfterTheEnd() async throws {
             let audio = HeadlessAudioOutput(untimed: true)
-            var configuration = PlayerConfiguration()
+            var configuration = Player.Configuration()
             configuration.untimed = true
             let player = Player.headless(configuration: configuration, audio: audio)
             let events = EventLog(player)

@@ -37,7 +37,31 @@ extension PlaybackTests {
             let expected = try RTPStreams.frameHashes(sent).count
             #expect(count == expected && keyframes == 3 && bytes > 0, "\(count) access units, \(keyframes) keyframes")
             #expect(statistics.accessUnits == count && statistics.packets.lost == 0)
-            await receiver.waitUntilEnded()
+            await receiver.waitUntilFinished()
+        }
+
+        /// Cancelling the task that iterates `accessUnits()` stops the receiver, and a
+        /// cancelled `waitUntilFinished()` returns while the receiver goes on.
+        @Test func cancellingTheConsumerStopsTheReceiver() async throws {
+            let port = try RTPStreams.freePortPair()
+            let sdp = "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=video \(port) RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\n"
+            let receiver = try RTPReceiver(configuration: .init(description: try SessionDescription(parsing: sdp)))
+            let units = try await receiver.accessUnits()
+            let waiter = Task { () -> Bool in
+                await receiver.waitUntilFinished()
+                return Task.isCancelled
+            }
+            waiter.cancel()
+            #expect(await waiter.value, "the cancelled waiter returned")
+            #expect(!receiver.isFinished, "the receiver goes on without its waiter")
+            let consumer = Task { for await _ in units {} }
+            try await Task.sleep(for: .milliseconds(100))
+            consumer.cancel()
+            await consumer.value
+            let deadline = Date().addingTimeInterval(10)
+            while !receiver.isFinished && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(receiver.isFinished, "the receiver stopped with its consumer")
+            await receiver.stop()
         }
     }
 }

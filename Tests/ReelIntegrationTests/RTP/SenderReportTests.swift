@@ -170,7 +170,7 @@ extension PlaybackTests {
             // Until every picture sent (3 s at 25 fps) is handed over, for 10 s at most.
             for _ in 0..<200 where received.withLock({ count }) < 75 { try await Task.sleep(for: .milliseconds(50)) }
             let statistics = await receiver.stop()
-            await receiver.waitUntilEnded()
+            await receiver.waitUntilFinished()
             let (delays, withoutTime) = await consumer.value
             // The first report comes before the first packet, so every unit has its time.
             #expect(withoutTime == 0 && delays.count == 75, "\(delays.count) units with a capture time, \(withoutTime) without")

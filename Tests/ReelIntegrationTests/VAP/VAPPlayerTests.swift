@@ -38,10 +38,10 @@ import Testing
             if index == 5 { player.seek(toFrame: 60) }
             if index == 62 {
                 player.pause()
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { player.resume() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { player.play() }
             }
         }
-        let player = try VAPPlayer(path: path, options: .init(framesPerSecond: 60), video: { output }, audio: nil)
+        let player = try VAPPlayer(path: path, configuration: .init(framesPerSecond: 60), video: { output }, audio: nil)
         box.value = player
         let events = await Self.events(of: player) { _, _ in }
         let frames = events.compactMap { event -> Int? in if case .frameRendered(let index, _, _) = event { return index } else { return nil } }
@@ -58,7 +58,7 @@ import Testing
     @Test func loopsPlayAgainAndTheLastFrameCanBeCleared() async throws {
         let path = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4").path
         let output = HeadlessVideoOutput()
-        let player = try VAPPlayer(path: path, options: .init(framesPerSecond: 60, loops: 2, keepsLastFrame: false, checkerboard: false),
+        let player = try VAPPlayer(path: path, configuration: .init(framesPerSecond: 60, loops: 2, keepsLastFrame: false, checkerboard: false),
                                    video: { output }, audio: nil)
         let events = await Self.events(of: player) { _, _ in }
         guard case .completed(let shown, let dropped, let loops)? = events.last else {
@@ -69,6 +69,34 @@ import Testing
         // 160 frames, then the cleared picture, timed after the last frame.
         #expect(output.presentations.count == 161)
         #expect(abs((output.presentations.last?.pts ?? 0) - 80.0 / 60) < 0.002)
+    }
+}
+
+extension VAPPlayerTests {
+    /// `waitUntilFinished()` returns once playback has ended, and a cancelled waiter returns
+    /// at once while the player goes on (an endless loop here).
+    @Test func waitingEndsWithPlaybackOrWithTheWaitersCancellation() async throws {
+        let path = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4").path
+        let output = HeadlessVideoOutput()
+        let player = try VAPPlayer(path: path, configuration: .init(framesPerSecond: 60, loops: 0), video: { output }, audio: nil)
+        await player.waitUntilFinished()  // never started: nothing to wait for
+        player.play()
+        let waiter = Task { () -> Bool in
+            await player.waitUntilFinished()
+            return Task.isCancelled
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while output.presentations.count < 10 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        waiter.cancel()
+        #expect(await waiter.value, "the waiter returned only because it was cancelled")
+        let shownAtCancel = output.presentations.count
+        while output.presentations.count < shownAtCancel + 10 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(output.presentations.count >= shownAtCancel + 10, "the player goes on after its waiter is cancelled")
+        player.stop()
+        await player.waitUntilFinished()
+        var completed = false
+        for await event in player.events { if case .completed = event { completed = true } }
+        #expect(completed, "the events stream has finished, with the completion in it")
     }
 }
 

@@ -3,10 +3,16 @@ import ReelFFmpeg
 
 /// The pictures of any file Reel decodes (so an encode is a transcode), with the packets
 /// of its first audio stream kept aside for the output to copy.
+///
+/// Not `Sendable`: one encoder loop pulls its pictures, in order.
 public final class DecodedFileInput: EncoderInput {
+    /// The input, open; its audio packets are taken from it as the pictures are read.
     public let demuxer: Demuxer
+    /// Picture width in pixels.
     public let width: Int
+    /// Picture height in pixels.
     public let height: Int
+    /// The video's frame rate: its average, else its base rate, else 25.
     public let frameRate: Rational
     public let frameCount: Int?
     public var isLive: Bool { false }
@@ -19,6 +25,7 @@ public final class DecodedFileInput: EncoderInput {
     private var ended = false
     private var lastTime: MediaTime?
 
+    /// Opens `path` and its first video stream's decoder.
     public init(path: String) throws {
         demuxer = try Demuxer(url: path)
         guard let video = demuxer.bestStream(of: .video), let stream = demuxer.info.streams.first(where: { $0.index == video }),
@@ -62,3 +69,6 @@ public final class DecodedFileInput: EncoderInput {
         return (frame, time)
     }
 }
+
+@available(*, unavailable, message: "one owner uses it, in order")
+extension DecodedFileInput: Sendable {}

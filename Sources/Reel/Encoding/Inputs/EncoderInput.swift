@@ -3,8 +3,11 @@ import ReelCore
 /// Where the frames of an encode come from: a file of raw pictures, a y4m file, any file
 /// Reel decodes, or the synthetic camera.
 public protocol EncoderInput: AnyObject {
+    /// Picture width in pixels.
     var width: Int { get }
+    /// Picture height in pixels.
     var height: Int { get }
+    /// Pictures per second.
     var frameRate: Rational { get }
     /// Frames in the whole input when known (for a progress bar).
     var frameCount: Int? { get }

@@ -3,6 +3,8 @@ import ReelCore
 
 /// Uncompressed 8-bit I420 pictures from a file: raw (`.yuv`, size and rate given) or
 /// YUV4MPEG2 (`.y4m`, each picture after a `FRAME` line).
+///
+/// Not `Sendable`: one encoder loop pulls its pictures, in order.
 public final class RawPictureFileInput: EncoderInput {
     public let width: Int
     public let height: Int
@@ -105,3 +107,6 @@ public final class RawPictureFileInput: EncoderInput {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+@available(*, unavailable, message: "one owner uses it, in order")
+extension RawPictureFileInput: Sendable {}

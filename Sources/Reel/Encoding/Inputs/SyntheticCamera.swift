@@ -6,6 +6,8 @@ import ReelText
 /// time and the frame number burnt in, delivered at its frame rate in real time (or as
 /// fast as asked, for tests). The texture keeps the encoder busy as a real camera does; a
 /// flat pattern would cost next to no bits.
+///
+/// Not `Sendable`: one encoder loop pulls its pictures, in order.
 public final class SyntheticCamera: EncoderInput {
     public let width: Int
     public let height: Int
@@ -122,3 +124,6 @@ public final class SyntheticCamera: EncoderInput {
         }
     }
 }
+
+@available(*, unavailable, message: "one owner uses it, in order")
+extension SyntheticCamera: Sendable {}

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Lists the public symbols of Reel's library modules that have no doc comment, as
+file:line, from the symbol graphs `swift package dump-symbol-graph` writes; exits 1 when
+there is any. Symbols without a place in the sources (synthesized conformances such as
+`init(rawValue:)` or `hash(into:)`) are left out: there is nothing to write them on.
+
+Usage: undocumented-symbols.py SYMBOLGRAPH_DIR [MODULE ...]"""
+import json
+import os
+import sys
+
+directory = sys.argv[1]
+modules = sys.argv[2:] or ["ReelCore", "ReelFFmpeg", "ReelText", "Reel", "ReelSDL"]
+if not os.path.isdir(directory):
+    print(f"no symbol graphs in {directory}", file=sys.stderr)
+    sys.exit(2)
+missing = []
+for name in sorted(os.listdir(directory)):
+    module = name.split("@")[0].removesuffix(".symbols.json")
+    if not name.endswith(".symbols.json") or module not in modules:
+        continue
+    with open(os.path.join(directory, name)) as file:
+        graph = json.load(file)
+    for symbol in graph["symbols"]:
+        location = symbol.get("location")
+        if location is None or symbol.get("docComment") or symbol["accessLevel"] not in ("public", "open"):
+            continue
+        path = location["uri"].removeprefix("file://")
+        path = os.path.relpath(path) if path.startswith("/") else path
+        missing.append((path, location["position"]["line"] + 1, symbol["kind"]["displayName"], ".".join(symbol["pathComponents"])))
+
+absent = [module for module in modules if not os.path.exists(os.path.join(directory, module + ".symbols.json"))]
+if absent:
+    print(f"no symbol graph for {', '.join(absent)} in {directory}", file=sys.stderr)
+    sys.exit(2)
+
+for path, line, kind, name in sorted(set(missing)):
+    print(f"{path}:{line}: {kind} {name} has no doc comment")
+print(f"{len(set(missing))} public symbols without a doc comment in {', '.join(modules)}", file=sys.stderr)
+sys.exit(1 if missing else 0)

@@ -5,6 +5,6 @@ import ReelSDL
 /// FFmpeg's own tools name them, for bug reports.
 enum VersionText {
     static var text: String {
-        "reel \(ReelVersion.current)\n\(FFmpegVersion.libavformat) \(FFmpegVersion.libavcodec) SDL \(SDLVersion.linked)"
+        "reel \(ReelRelease.version)\n\(FFmpegVersion.libavformat) \(FFmpegVersion.libavcodec) SDL \(SDLVersion.linked)"
     }
 }

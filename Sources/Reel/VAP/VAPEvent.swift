@@ -18,14 +18,19 @@ public enum VAPEvent: Sendable {
     /// the audio clock are dropped, and counted.
     case completed(framesShown: Int, framesDropped: Int, loops: Int)
     /// Playback stopped on an error; the stream finishes after it.
-    case failed(VAPPlaybackError)
+    case failed(VAPPlayerError)
 }
 
 /// Why a VAP animation could not be played.
-public struct VAPPlaybackError: Error, Sendable, CustomStringConvertible {
+public struct VAPPlayerError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, in one line.
     public var description: String
-    /// The error, as its description says it.
-    public init(_ error: any Error) {
-        description = String(describing: error)
+    /// The typed error underneath (`VAPError`, `DecodeError`, `InputError`…).
+    public var underlying: any Error
+
+    /// Wraps `underlying`, described as it describes itself.
+    public init(_ underlying: any Error) {
+        self.underlying = underlying
+        description = String(describing: underlying)
     }
 }

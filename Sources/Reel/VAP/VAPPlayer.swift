@@ -104,7 +104,7 @@ public final class VAPPlayer: @unchecked Sendable {
             do {
                 try run()
             } catch {
-                continuation.yield(.failed(VAPPlaybackError(error)))
+                continuation.yield(.failed(VAPPlayerError(error)))
             }
             audioOutput?.close()
             frameTap.finishAll()

@@ -100,6 +100,30 @@ extension VAPPlayerTests {
     }
 }
 
+extension VAPPlayerTests {
+    /// A file cut short plays what it has, then fails with the reader's typed error
+    /// underneath, and the events stream ends.
+    @Test func aFileCutShortFailsWithTheTypedErrorUnderneath() async throws {
+        let source = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4")
+        let data = try Data(contentsOf: source)
+        let path = try Paths.temporaryDirectory().appendingPathComponent("half.mp4").path
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        let player = try VAPPlayer(path: path, configuration: .init(framesPerSecond: 60), video: { HeadlessVideoOutput() }, audio: nil)
+        let events = await Self.events(of: player) { _, _ in }
+        let shown = events.filter { if case .frameRendered = $0 { true } else { false } }.count
+        guard case .failed(let error)? = events.last else {
+            Issue.record("no failure: \(events.last.map { "\($0)" } ?? "none")")
+            return
+        }
+        #expect(shown > 10 && shown < 80, "\(shown) frames shown before the failure")
+        guard case .unreadable(let detail)? = error.underlying as? VAPError else {
+            Issue.record("not a VAPError underneath: \(error.underlying)")
+            return
+        }
+        #expect(detail.contains("beyond the end of the file") && error.description.contains("beyond the end"), "\(error)")
+    }
+}
+
 /// A value shared with a closure that runs on another thread.
 final class LockedBox<Value>: @unchecked Sendable {
     private let lock = NSLock()

@@ -85,11 +85,13 @@ extension VAPPlayerTests {
             await player.waitUntilFinished()
             return Task.isCancelled
         }
-        let deadline = Date().addingTimeInterval(20)
+        // Deadlines per phase: in a busy test run this task may wait long for a thread.
+        var deadline = Date().addingTimeInterval(30)
         while output.presentations.count < 10 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         waiter.cancel()
         #expect(await waiter.value, "the waiter returned only because it was cancelled")
         let shownAtCancel = output.presentations.count
+        deadline = Date().addingTimeInterval(30)
         while output.presentations.count < shownAtCancel + 10 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(output.presentations.count >= shownAtCancel + 10, "the player goes on after its waiter is cancelled")
         player.stop()
@@ -102,12 +104,17 @@ extension VAPPlayerTests {
 
 extension VAPPlayerTests {
     /// A file cut short plays what it has, then fails with the reader's typed error
-    /// underneath, and the events stream ends.
+    /// underneath, and the events stream ends. The `mdat` box is cut with the file (its
+    /// size says so), so the file opens and the samples past the end fail as they come.
     @Test func aFileCutShortFailsWithTheTypedErrorUnderneath() async throws {
         let source = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4")
         let data = try Data(contentsOf: source)
+        let mdat = try #require(MP4Patches.topLevelBoxes(data).first { $0.type == "mdat" })
+        var cut = Data(data.prefix(data.count / 2))
+        let mdatSize = UInt32(cut.count - mdat.range.lowerBound)
+        cut.replaceSubrange(mdat.range.lowerBound..<mdat.range.lowerBound + 4, with: withUnsafeBytes(of: mdatSize.bigEndian) { Data($0) })
         let path = try Paths.temporaryDirectory().appendingPathComponent("half.mp4").path
-        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        try cut.write(to: URL(fileURLWithPath: path))
         let player = try VAPPlayer(path: path, configuration: .init(framesPerSecond: 60), video: { HeadlessVideoOutput() }, audio: nil)
         let events = await Self.events(of: player) { _, _ in }
         let shown = events.filter { if case .frameRendered = $0 { true } else { false } }.count

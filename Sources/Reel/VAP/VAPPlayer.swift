@@ -11,7 +11,7 @@ import ReelFFmpeg
 public final class VAPPlayer: @unchecked Sendable {
     /// How a ``VAPPlayer`` plays: rate, loops, layout, fusion content and background.
     public struct Configuration: Sendable {
-        /// Frames per second, used when 1–60; else the file's (see `VAPFrameRate`).
+        /// Frames per second, used when 1–60; else the `vapc` rate, else the samples' rate, else 20.
         public var framesPerSecond: Int?
         /// Times to play; 0 loops until stopped.
         public var loops = 1

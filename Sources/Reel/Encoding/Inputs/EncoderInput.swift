@@ -15,7 +15,7 @@ public protocol EncoderInput: AnyObject {
     var isLive: Bool { get }
     /// The next frame and when it is shown; nil at the end.
     func nextFrame() throws -> (frame: VideoFrame, presentationTime: MediaTime)?
-    /// A live input's clock: the monotonic time (`monotonicSeconds()`) at which its media
+    /// A live input's clock: the time on `CLOCK_MONOTONIC`, in seconds, at which its media
     /// time zero was captured, once the first frame is out; nil when unknown.
     var captureOrigin: Double? { get }
 }

@@ -7,6 +7,10 @@ import ReelFFmpeg
 /// from the first access unit that carries parameter sets, with decode times derived
 /// from the presentation times (RTP carries no decode times).
 ///
+/// A recording keeps what it holds however it ends: it is written under its own name from
+/// the start, MP4 and MOV in fragments (one per keyframe), so a recording cut short by a
+/// full disk, a crash or a kill plays up to its last fragment.
+///
 /// Not `Sendable`: one task or thread writes, as access units come out of a receiver in
 /// order (``RTPReceiver/accessUnits()``).
 public final class AccessUnitRecorder {
@@ -51,7 +55,7 @@ public final class AccessUnitRecorder {
         if muxer == nil {
             guard let format = try formatDescription(of: unit) else { return }
             self.format = format
-            muxer = try EncodedSampleMuxer(path: path, format: format, timescale: clockRate, frameRate: nil)
+            muxer = try EncodedSampleMuxer(path: path, format: format, timescale: clockRate, frameRate: nil, fragmented: true)
         }
         guard decodeTimes != nil else {
             held.append(unit)

@@ -96,7 +96,10 @@ public struct VAPPack: Sendable {
             (width: max(masks.values.map(\.box.width).max() ?? 1, 1), height: max(masks.values.map(\.box.height).max() ?? 1, 1))
         }
         let packing = VAPPackLayout(width: first.width, height: first.height, maskSizes: slotSizes)
-        let temporary = output + ".reel-pack.mp4"
+        // Hidden, and the packed file written atomically: a killed pack leaves no file
+        // under the output's name.
+        let outputURL = URL(fileURLWithPath: output)
+        let temporary = outputURL.deletingLastPathComponent().appendingPathComponent(".\(outputURL.lastPathComponent).reel-pack.mp4").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         var settings = VideoFileWriter.Settings(width: packing.videoWidth, height: packing.videoHeight, timeBase: Rational(1, framesPerSecond),
                                                 frameRate: Rational(framesPerSecond, 1), crf: crf, preset: preset)
@@ -128,7 +131,7 @@ public struct VAPPack: Sendable {
         let config = fusionConfig(packing, masks: masks, slotSizes: slotSizes, frameCount: paths.count)
         try config.validate()
         let packed = try MP4BoxInsertion.insert(type: "vapc", body: config.json(), into: [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary))))
-        try Data(packed).write(to: URL(fileURLWithPath: output))
+        try Data(packed).write(to: outputURL, options: .atomic)
         return paths.count
     }
 

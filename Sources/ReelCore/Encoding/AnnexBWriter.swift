@@ -2,15 +2,19 @@ import Foundation
 
 /// Writes encoded samples as an Annex B elementary stream (`.h264`, `.h265`): the
 /// parameter sets once at the start, as VideoToolbox's users do, or before every keyframe
-/// on request; every NAL unit after a 4-byte start code.
+/// on request; every NAL unit after a 4-byte start code. The file gets its name once
+/// finished (``PartialFile``).
 package final class AnnexBWriter {
     private let handle: FileHandle
     private let path: String
+    private let file: PartialFile
+    private var finished = false
     private let repeatsParameterSets: Bool
     private var wroteParameterSets = false
 
     package init(path: String, repeatParameterSets: Bool = false) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        file = PartialFile(path)
+        guard FileManager.default.createFile(atPath: file.writingPath, contents: nil), let handle = FileHandle(forWritingAtPath: file.writingPath) else {
             throw OutputError(path, "cannot create the file")
         }
         self.path = path
@@ -38,5 +42,22 @@ package final class AnnexBWriter {
         }
     }
 
-    package func finish() throws { try handle.close() }
+    package func finish() throws {
+        guard !finished else { return }
+        finished = true
+        do {
+            try handle.close()
+        } catch {
+            file.discard()
+            throw OutputError(path, error.localizedDescription)
+        }
+        try file.commit()
+    }
+
+    deinit {
+        if !finished {
+            try? handle.close()
+            file.discard()
+        }
+    }
 }

@@ -8,12 +8,17 @@ import ReelCore
 /// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class EncodedSampleMuxer {
     private let path: String
+    /// Written under a hidden name until ``finish()``.
+    private let file: PartialFile
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private var videoStream: UnsafeMutablePointer<AVStream>?
     private var copied: CopiedStream?
     private var transcoded: TranscodedAudioStream?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var finished = false
+    /// In a fragmented MP4, the bytes up to the end of the last fragment known to be on
+    /// disk: after a failure the file is cut back to it, and plays up to there.
+    private var wholeFragmentsLength: Int64?
     private let sampleTimeBase: AVRational
     /// The container's audio codecs: other audio is re-encoded to AAC before it goes in.
     public static let copyableAudioCodecs: Set<String> = ["aac", "mp3", "mp2", "ac3", "eac3", "alac", "opus", "flac"]
@@ -23,10 +28,15 @@ public final class EncodedSampleMuxer {
     /// - Parameters:
     ///   - timescale: ticks per second of the samples' timestamps.
     ///   - audio: an audio stream of `demuxer` whose packets ``write(audio:)`` takes.
+    ///   - fragmented: write the file under its name from the start, an MP4 or MOV in
+    ///     fragments (one per keyframe), so that it plays up to its last fragment however
+    ///     writing ends (a full disk, a crash): what a recording needs. Otherwise the file
+    ///     is written under a hidden name and appears, whole, at ``finish()``.
     public init(path: String, format: VideoFormatDescription, timescale: Int32, frameRate: Rational?,
-                audio audioStreamIndex: Int? = nil, of demuxer: Demuxer? = nil) throws {
+                audio audioStreamIndex: Int? = nil, of demuxer: Demuxer? = nil, fragmented: Bool = false) throws {
         FFmpegLog.installIfNeeded()
         self.path = path
+        file = fragmented ? PartialFile(inPlace: path) : PartialFile(path)
         sampleTimeBase = AVRational(num: 1, den: timescale)
         var context: UnsafeMutablePointer<AVFormatContext>?
         var code = avformat_alloc_output_context2(&context, nil, nil, path)
@@ -57,17 +67,40 @@ public final class EncodedSampleMuxer {
             }
         }
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            code = avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE)
+            code = avio_open(&context.pointee.pb, file.writingPath, AVIO_FLAG_WRITE)
             guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }
         }
-        code = avformat_write_header(context, nil)
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        let muxerName = String(cString: context.pointee.oformat.pointee.name)
+        let fragmentedMP4 = fragmented && (muxerName.contains("mp4") || muxerName.contains("mov"))
+        if fragmentedMP4 { av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0) }
+        code = avformat_write_header(context, &options)
         guard code >= 0 else { throw OutputError(path, "cannot write the header (\(FFmpegLog.lastError ?? ffmpegErrorText(code)))") }
         packet = av_packet_alloc()
         guard packet != nil else { throw OutputError(path, "out of memory") }
+        if fragmentedMP4 { noteWholeFragments() }
+    }
+
+    /// Records how much of a fragmented file is on disk, once the muxer has written a
+    /// fragment out (at the header, and when a keyframe starts the next fragment).
+    private func noteWholeFragments() {
+        guard let pb = context?.pointee.pb else { return }
+        avio_flush(pb)
+        if pb.pointee.error == 0 { wholeFragmentsLength = avio_seek(pb, 0, SEEK_CUR) }
+    }
+
+    /// After a failure: a fragmented file is cut back to its last whole fragment; a file
+    /// written under a hidden name is removed.
+    private func abandonFile() {
+        file.abandon(keepingFirst: wholeFragmentsLength)
     }
 
     deinit {
-        if let context, !finished, context.pointee.pb != nil, context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
+        if let context, !finished, context.pointee.pb != nil, context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            avio_closep(&context.pointee.pb)
+            abandonFile()
+        }
         av_packet_free(&packet)
         avformat_free_context(context)
     }
@@ -87,6 +120,7 @@ public final class EncodedSampleMuxer {
         av_packet_rescale_ts(packet, sampleTimeBase, videoStream.pointee.time_base)
         let code = av_interleaved_write_frame(context, packet)
         guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }
+        if sample.isKeyframe && wholeFragmentsLength != nil { noteWholeFragments() }
     }
 
     /// Writes a packet of the audio stream (packets of other streams are ignored).
@@ -100,15 +134,20 @@ public final class EncodedSampleMuxer {
     public func finish() throws {
         guard !finished, let context else { return }
         finished = true
+        let writesFile = context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0
         do {
             try transcoded?.finish(into: context)
         } catch {
-            if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
+            if writesFile { avio_closep(&context.pointee.pb); abandonFile() }
             throw error
         }
         let code = av_write_trailer(context)
-        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&context.pointee.pb) }
-        guard code >= 0 else { throw OutputError(path, ffmpegErrorText(code)) }
+        let closed = writesFile ? avio_closep(&context.pointee.pb) : 0
+        guard code >= 0, closed >= 0 else {
+            if writesFile { abandonFile() }
+            throw OutputError(path, ffmpegErrorText(code < 0 ? code : closed))
+        }
+        if writesFile { try file.commit() }
     }
 }
 

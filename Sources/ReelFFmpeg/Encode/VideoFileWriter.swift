@@ -43,6 +43,8 @@ public final class VideoFileWriter {
     }
 
     private let path: String
+    /// Written under a hidden name until ``finish()``.
+    private let file: PartialFile
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var encoder: UnsafeMutablePointer<AVCodecContext>?
     private var videoStream: UnsafeMutablePointer<AVStream>?
@@ -57,6 +59,7 @@ public final class VideoFileWriter {
     public init(path: String, video settings: Settings, copying copiedStreamIndex: Int? = nil, of demuxer: Demuxer? = nil) throws {
         FFmpegLog.installIfNeeded()
         self.path = path
+        file = PartialFile(path)
         let pixelFormat = av_get_pix_fmt(settings.pixelFormat.rawValue)
         guard pixelFormat != AV_PIX_FMT_NONE, let descriptor = av_pix_fmt_desc_get(pixelFormat) else { throw fail("unknown pixel format \(settings.pixelFormat)") }
         // libx264 and libx265 take only whole chroma samples; VP9 and others take any size.
@@ -93,7 +96,7 @@ public final class VideoFileWriter {
 
         if let index = copiedStreamIndex, let demuxer { copied = try CopiedStream(copying: index, of: demuxer, into: context) }
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            code = avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE)
+            code = avio_open(&context.pointee.pb, file.writingPath, AVIO_FLAG_WRITE)
             guard code >= 0 else { throw fail(ffmpegErrorText(code)) }
         }
         var muxerOptions: OpaquePointer?
@@ -111,7 +114,10 @@ public final class VideoFileWriter {
     }
 
     deinit {
-        if let format, !finished, format.pointee.pb != nil, format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&format.pointee.pb) }
+        if let format, !finished, format.pointee.pb != nil, format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            avio_closep(&format.pointee.pb)
+            file.discard()
+        }
         avcodec_free_context(&encoder)
         av_frame_free(&frame)
         av_packet_free(&packet)
@@ -155,10 +161,15 @@ public final class VideoFileWriter {
     public func finish() throws {
         guard !finished, let format else { return }
         try send(nil)
+        let writesFile = format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0
         let code = av_write_trailer(format)
-        if format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 { avio_closep(&format.pointee.pb) }
+        let closed = writesFile ? avio_closep(&format.pointee.pb) : 0
         finished = true
-        guard code >= 0 else { throw fail(ffmpegErrorText(code)) }
+        guard code >= 0, closed >= 0 else {
+            if writesFile { file.discard() }
+            throw fail(ffmpegErrorText(code < 0 ? code : closed))
+        }
+        if writesFile { try file.commit() }
     }
 
     private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws {

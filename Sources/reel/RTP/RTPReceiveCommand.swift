@@ -171,8 +171,14 @@ final class LockedRecorder: @unchecked Sendable {
 
     func finish() throws {
         try lock.withLock {
-            if let failure { throw failure }
-            try recorder.finish()
+            do {
+                if let failure { throw failure }
+                try recorder.finish()
+            } catch {
+                try? recorder.finish()
+                let detail = (error as? OutputError)?.detail ?? "\(error)"
+                throw OutputError(recorder.path, "\(detail); what was recorded before that is kept and plays")
+            }
         }
     }
 }

@@ -125,6 +125,13 @@ final class BackgroundProcess {
     /// Lets a suspended process run again (SIGCONT).
     func resume() { _ = process.resume() }
 
+    /// Ends the process at once (SIGKILL), as the OOM killer or a power cut would, and waits.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     deinit { stop() }
 }
 

@@ -128,6 +128,7 @@ extension VAPPlayerTests {
             return
         }
         #expect(detail.contains("beyond the end of the file") && error.description.contains("beyond the end"), "\(error)")
+        print("VAP file cut short: \(shown) frames shown, then \(error)")
     }
 }
 

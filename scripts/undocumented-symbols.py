@@ -14,7 +14,7 @@ modules = sys.argv[2:] or ["ReelCore", "ReelFFmpeg", "ReelText", "Reel", "ReelSD
 if not os.path.isdir(directory):
     print(f"no symbol graphs in {directory}", file=sys.stderr)
     sys.exit(2)
-missing = []
+missing = set()
 for name in sorted(os.listdir(directory)):
     module = name.split("@")[0].removesuffix(".symbols.json")
     if not name.endswith(".symbols.json") or module not in modules:
@@ -27,14 +27,14 @@ for name in sorted(os.listdir(directory)):
             continue
         path = location["uri"].removeprefix("file://")
         path = os.path.relpath(path) if path.startswith("/") else path
-        missing.append((path, location["position"]["line"] + 1, symbol["kind"]["displayName"], ".".join(symbol["pathComponents"])))
+        missing.add((path, location["position"]["line"] + 1, symbol["kind"]["displayName"], ".".join(symbol["pathComponents"])))
 
 absent = [module for module in modules if not os.path.exists(os.path.join(directory, module + ".symbols.json"))]
 if absent:
     print(f"no symbol graph for {', '.join(absent)} in {directory}", file=sys.stderr)
     sys.exit(2)
 
-for path, line, kind, name in sorted(set(missing)):
+for path, line, kind, name in sorted(missing):
     print(f"{path}:{line}: {kind} {name} has no doc comment")
-print(f"{len(set(missing))} public symbols without a doc comment in {', '.join(modules)}", file=sys.stderr)
+print(f"{len(missing)} public symbols without a doc comment in {', '.join(modules)}", file=sys.stderr)
 sys.exit(1 if missing else 0)

@@ -61,8 +61,8 @@ public final class RTPReceiver: @unchecked Sendable {
     // Guarded by `lock`.
     private var inbox: [(datagram: ReceivedDatagram, arrival: Double)] = []
     private var stopping = false
-    private var finished = false
-    private var finishActions: [@Sendable () -> Void] = []
+    /// The receiving thread is done (or was never started).
+    private let finished = CompletionSignal()
     private var shared = RTPReceiverStatistics()
     private var endError: Error?
     private var overflowed = 0
@@ -99,7 +99,7 @@ public final class RTPReceiver: @unchecked Sendable {
         } catch {
             // No thread to wait for: `stop()` after this returns at once.
             lock.withLock { stopping = true }
-            markFinished()
+            finished.signal()
             throw RTPError("cannot receive from \(configuration.transport.label): \(error)")
         }
         // Packets a pushing transport delivers before the thread runs wait in the inbox.
@@ -118,7 +118,7 @@ public final class RTPReceiver: @unchecked Sendable {
             if case .cancelled = termination { self?.end(nil) }
         }
         try await start { continuation.yield($0) }
-        whenFinished { continuation.finish() }
+        finished.whenDone { continuation.finish() }
         return stream
     }
 
@@ -126,7 +126,7 @@ public final class RTPReceiver: @unchecked Sendable {
     @discardableResult
     public func stop() async -> RTPReceiverStatistics {
         end(nil)
-        await withCheckedContinuation { continuation in whenFinished { continuation.resume() } }
+        await finished.wait()
         await transport.stop()
         return statistics
     }
@@ -134,32 +134,13 @@ public final class RTPReceiver: @unchecked Sendable {
     /// Waits until the transport ends on its own (TCP or HTTP end of stream) or `stop()`;
     /// returns early, with the receiver still running, when the waiting task is cancelled.
     public func waitUntilFinished() async {
-        _ = await waitCancellably { done in whenFinished { done(()) } }
-    }
-
-    /// Runs `action` once the receiving thread is done, at once if it is.
-    private func whenFinished(_ action: @escaping @Sendable () -> Void) {
-        let done = lock.withLock {
-            if !finished { finishActions.append(action) }
-            return finished
-        }
-        if done { action() }
-    }
-
-    private func markFinished() {
-        let actions = lock.withLock {
-            finished = true
-            lock.broadcast()
-            defer { finishActions = [] }
-            return finishActions
-        }
-        for action in actions { action() }
+        await finished.waitCancellably()
     }
 
     /// Why the stream ended, if it ended with an error.
     public var error: Error? { lock.withLock { endError } }
     /// Whether the receiver has stopped: asked to, or its transport ended.
-    public var isFinished: Bool { lock.withLock { finished } }
+    public var isFinished: Bool { finished.isDone }
     /// What it has counted so far.
     public var statistics: RTPReceiverStatistics { lock.withLock { shared } }
 
@@ -188,9 +169,7 @@ public final class RTPReceiver: @unchecked Sendable {
         polled?.interrupt()
     }
 
-    func blockUntilFinished() {
-        lock.withLock { while !finished { lock.wait(seconds: 0.5) } }
-    }
+    func blockUntilFinished() { finished.block() }
 
     // MARK: The receiving thread
 
@@ -219,7 +198,7 @@ public final class RTPReceiver: @unchecked Sendable {
             publish(now: now)
             if stop { break }
         }
-        markFinished()
+        finished.signal()
     }
 
     /// Waits for a batch the transport pushed; whether to stop.

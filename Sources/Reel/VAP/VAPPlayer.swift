@@ -59,8 +59,8 @@ public final class VAPPlayer: @unchecked Sendable {
     private let control = ConditionLock()
     private var commands: [Command] = []
     private var started = false
-    private var finished = false
-    private var finishActions: [@Sendable () -> Void] = []
+    /// The player's thread is done.
+    private let finished = CompletionSignal()
 
     private enum Command { case pause, resume, togglePause, seek(frame: Int), stop }
 
@@ -109,7 +109,7 @@ public final class VAPPlayer: @unchecked Sendable {
             audioOutput?.close()
             frameTap.finishAll()
             continuation.finish()
-            markFinished()
+            finished.signal()
         }
         thread.name = "reel.vap"
         thread.start()
@@ -127,24 +127,8 @@ public final class VAPPlayer: @unchecked Sendable {
     /// failure) and the outputs are closed; at once if it was never started. Returns early,
     /// with the player still playing, when the waiting task is cancelled.
     public func waitUntilFinished() async {
-        _ = await waitCancellably { done in whenFinished { done(()) } }
-    }
-
-    private func whenFinished(_ action: @escaping @Sendable () -> Void) {
-        let now = control.withLock {
-            if started && !finished { finishActions.append(action) }
-            return !started || finished
-        }
-        if now { action() }
-    }
-
-    private func markFinished() {
-        let actions = control.withLock {
-            finished = true
-            defer { finishActions = [] }
-            return finishActions
-        }
-        for action in actions { action() }
+        guard control.withLock({ started }) else { return }
+        await finished.waitCancellably()
     }
 
     private func send(_ command: Command) {

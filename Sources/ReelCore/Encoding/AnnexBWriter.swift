@@ -48,7 +48,7 @@ package final class AnnexBWriter {
         do {
             try handle.close()
         } catch {
-            file.discard()
+            file.abandon()
             throw OutputError(path, error.localizedDescription)
         }
         try file.commit()
@@ -57,7 +57,7 @@ package final class AnnexBWriter {
     deinit {
         if !finished {
             try? handle.close()
-            file.discard()
+            file.abandon()
         }
     }
 }

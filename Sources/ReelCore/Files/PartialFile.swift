@@ -34,14 +34,9 @@ package struct PartialFile: Sendable {
         }
     }
 
-    /// Removes the unfinished file (after an error).
-    package func discard() {
-        if writingPath != finalPath { unlink(writingPath) }
-    }
-
     /// After an error: removes a hidden file, and cuts one written in place back to its
     /// first `length` bytes (the part known to be whole), when given.
-    package func abandon(keepingFirst length: Int64?) {
+    package func abandon(keepingFirst length: Int64? = nil) {
         if writingPath != finalPath {
             unlink(writingPath)
         } else if let length {

@@ -8,7 +8,8 @@ import ReelCore
 /// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class EncodedSampleMuxer {
     private let path: String
-    /// Written under a hidden name until ``finish()``.
+    /// Where the bytes go: a hidden name until ``finish()``, or the name itself for a
+    /// fragmented recording.
     private let file: PartialFile
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private var videoStream: UnsafeMutablePointer<AVStream>?
@@ -90,16 +91,10 @@ public final class EncodedSampleMuxer {
         if pb.pointee.error == 0 { wholeFragmentsLength = avio_seek(pb, 0, SEEK_CUR) }
     }
 
-    /// After a failure: a fragmented file is cut back to its last whole fragment; a file
-    /// written under a hidden name is removed.
-    private func abandonFile() {
-        file.abandon(keepingFirst: wholeFragmentsLength)
-    }
-
     deinit {
         if let context, !finished, context.pointee.pb != nil, context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             avio_closep(&context.pointee.pb)
-            abandonFile()
+            file.abandon(keepingFirst: wholeFragmentsLength)
         }
         av_packet_free(&packet)
         avformat_free_context(context)
@@ -138,13 +133,13 @@ public final class EncodedSampleMuxer {
         do {
             try transcoded?.finish(into: context)
         } catch {
-            if writesFile { avio_closep(&context.pointee.pb); abandonFile() }
+            if writesFile { avio_closep(&context.pointee.pb); file.abandon(keepingFirst: wholeFragmentsLength) }
             throw error
         }
         let code = av_write_trailer(context)
         let closed = writesFile ? avio_closep(&context.pointee.pb) : 0
         guard code >= 0, closed >= 0 else {
-            if writesFile { abandonFile() }
+            if writesFile { file.abandon(keepingFirst: wholeFragmentsLength) }
             throw OutputError(path, ffmpegErrorText(code < 0 ? code : closed))
         }
         if writesFile { try file.commit() }

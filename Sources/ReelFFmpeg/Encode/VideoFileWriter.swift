@@ -116,7 +116,7 @@ public final class VideoFileWriter {
     deinit {
         if let format, !finished, format.pointee.pb != nil, format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             avio_closep(&format.pointee.pb)
-            file.discard()
+            file.abandon()
         }
         avcodec_free_context(&encoder)
         av_frame_free(&frame)
@@ -166,7 +166,7 @@ public final class VideoFileWriter {
         let closed = writesFile ? avio_closep(&format.pointee.pb) : 0
         finished = true
         guard code >= 0, closed >= 0 else {
-            if writesFile { file.discard() }
+            if writesFile { file.abandon() }
             throw fail(ffmpegErrorText(code < 0 ? code : closed))
         }
         if writesFile { try file.commit() }

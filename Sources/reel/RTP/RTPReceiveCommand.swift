@@ -172,10 +172,13 @@ final class LockedRecorder: @unchecked Sendable {
     func finish() throws {
         try lock.withLock {
             do {
-                if let failure { throw failure }
+                // After a failed write, what can still be written is; the failure is reported.
+                if let failure {
+                    try? recorder.finish()
+                    throw failure
+                }
                 try recorder.finish()
             } catch {
-                try? recorder.finish()
                 let detail = (error as? OutputError)?.detail ?? "\(error)"
                 throw OutputError(recorder.path, "\(detail); what was recorded before that is kept and plays")
             }

@@ -34,9 +34,9 @@ extension PlaybackTests {
             configuration.input.timeout = 30
             let player = Player.headless(configuration: configuration)
             let opening = Task { try await player.open("http://127.0.0.1:\(server.port)/clip.mp4") }
-            let deadline = Date().addingTimeInterval(10)
-            while player.state != .opening && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(300))  // well into the blocking open
+            // Cancel once FFmpeg is connected and blocked waiting for the server's answer.
+            let deadline = Date().addingTimeInterval(20)
+            while server.acceptedCount == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
             let cancelledAt = Date()
             opening.cancel()
             let result = await opening.result

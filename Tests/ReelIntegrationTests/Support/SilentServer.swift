@@ -22,6 +22,12 @@ final class SilentServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// Connections accepted so far.
+    var acceptedCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return accepted.count
+    }
+
     func stop() {
         shutdown(socketDescriptor, Int32(SHUT_RDWR))
         close(socketDescriptor)

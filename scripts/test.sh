@@ -9,4 +9,14 @@ bash scripts/setup.sh
 swift build -c release --build-tests -Xswiftc -enable-testing
 bash scripts/fuzz.sh   # the libFuzzer targets the suite runs
 bash scripts/docs.sh   # the DocC catalogs, which fail on any warning
-swift test -c release --skip-build -Xswiftc -enable-testing "$@"
+# The suites run in parallel, so a failure can sit thousands of lines above the end: the
+# failing tests and their issues are printed again last, where a log's tail shows them.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+swift test -c release --skip-build -Xswiftc -enable-testing "$@" 2>&1 | tee "$log" || status=$?
+if ((status != 0)); then
+  echo "test.sh: the suite failed (exit $status); its failures again:"
+  grep -aE "✘|recorded an issue|Test Case '[^']+' failed|error: |Fatal error|Crash" "$log" | grep -av "^✘ Test run with" | tail -60 || true
+fi
+exit "$status"

@@ -5,7 +5,8 @@ import ReelFFmpeg
 /// Records received access units without decoding them: as an Annex B elementary stream
 /// (`.h264`, `.264`, `.h265`, `.265`, `.hevc`), or in a container (`.mp4`, `.mov`, `.mkv`)
 /// from the first access unit that carries parameter sets, with decode times derived
-/// from the presentation times (RTP carries no decode times).
+/// from the presentation times (RTP carries no decode times). Times stay on one line across
+/// sender restarts and timestamp jumps (``ContinuousTimeline``).
 ///
 /// A recording keeps what it holds however it ends: it is written under its own name from
 /// the start, MP4 and MOV in fragments (one per keyframe), so a recording cut short by a
@@ -21,7 +22,7 @@ public final class AccessUnitRecorder {
     private var annexB: FileHandle?
     private var muxer: EncodedSampleMuxer?
     private var format: VideoFormatDescription?
-    private var origin: Int64?
+    private var timeline: ContinuousTimeline
     private var decodeTimes: DecodeTimestampGenerator?
     /// The first pictures, held until their spacing gives the frame duration.
     private var held: [AccessUnit] = []
@@ -37,6 +38,7 @@ public final class AccessUnitRecorder {
         self.path = path
         self.codec = codec
         self.clockRate = Int32(clockRate)
+        timeline = ContinuousTimeline(clockRate: clockRate)
         if Self.elementaryExtensions.contains((path as NSString).pathExtension.lowercased()) {
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
                 throw OutputError(path, "cannot create the file")
@@ -77,9 +79,7 @@ public final class AccessUnitRecorder {
     private func writeSample(_ unit: AccessUnit) throws {
         guard let muxer, let format, var decodeTimes else { return }
         defer { self.decodeTimes = decodeTimes }
-        let origin = self.origin ?? unit.timestamp
-        self.origin = origin
-        let pts = unit.timestamp - origin
+        let pts = timeline.time(for: unit.timestamp, restarted: unit.followsRestart)
         let dts = decodeTimes.decodeTime(forPresentationTime: pts)
         // The container's record holds the parameter sets; the samples carry the pictures.
         let units = unit.units.filter { !codec.isParameterSet(nalType: codec.nalType($0[0])) }

@@ -15,7 +15,8 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
     // Guarded by `lock`.
     private var pending: [AccessUnit] = []
     private var cancelled = false
-    private var origin: Int64?
+    /// Read-thread only.
+    private var timeline: ContinuousTimeline
     /// Access units dropped because the player fell this far behind.
     private(set) var overflowed = 0
     static let pendingLimit = 512
@@ -32,6 +33,7 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
         } catch {
             throw InputError(.invalidData, operation: .open, url: sdpPath, detail: "\(error)")
         }
+        timeline = ContinuousTimeline(clockRate: description.clockRate)
         var configuration = RTPReceiver.Configuration(description: description)
         configuration.waitForKeyframe = true
         receiver = try RTPReceiver(configuration: configuration)
@@ -117,13 +119,12 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
             return pending.removeFirst()
         }
         guard let unit = next else { return nil }
-        let origin = self.origin ?? unit.timestamp
-        self.origin = origin
+        let pts = timeline.time(for: unit.timestamp, restarted: unit.followsRestart)
         let annexB = unit.annexB
         // Zeroed padding after the bytes, as libavcodec's readers may look past the end.
         let storage = HeapStorage(byteCount: annexB.count + 64)
         annexB.withUnsafeBytes { storage.bytes.copyMemory(from: $0) }
-        return Packet(streamIndex: 0, pts: unit.timestamp - origin, dts: nil, duration: 0, timeBase: info.streams[0].timeBase,
+        return Packet(streamIndex: 0, pts: pts, dts: nil, duration: 0, timeBase: info.streams[0].timeBase,
                       isKeyframe: unit.isKeyframe, isCorrupt: unit.isCorrupted,
                       data: UnsafeRawBufferPointer(start: storage.bytes.baseAddress, count: annexB.count), owner: storage)
     }

@@ -11,14 +11,18 @@ public struct AccessUnit: Sendable {
     /// When the sender captured it, as a Unix time on the sender's clock: known once an RTCP
     /// sender report has mapped its RTP timestamps to its wall clock (``SenderClock``).
     public var captureTime: Double?
+    /// The sender restarted before it (a new SSRC, or a sequence number jump it confirmed):
+    /// its timestamp starts a new timeline (``ContinuousTimeline`` joins them).
+    public var followsRestart: Bool
 
     /// An access unit; `timestamp` is the extended RTP timestamp.
-    public init(units: [[UInt8]], timestamp: Int64, isKeyframe: Bool, isCorrupted: Bool, captureTime: Double? = nil) {
+    public init(units: [[UInt8]], timestamp: Int64, isKeyframe: Bool, isCorrupted: Bool, captureTime: Double? = nil, followsRestart: Bool = false) {
         self.units = units
         self.timestamp = timestamp
         self.isKeyframe = isKeyframe
         self.isCorrupted = isCorrupted
         self.captureTime = captureTime
+        self.followsRestart = followsRestart
     }
 
     /// Every unit behind a 4-byte start code.

@@ -18,6 +18,7 @@ public struct AccessUnitAssembler: Sendable {
     private var hasSlices = false
     private var corrupted = false
     private var damageBeforeNext = false
+    private var restartBeforeNext = false
     private var waitingForKeyframe: Bool
     private var markersAreReliable = true
     private var heldRepeats: [DepacketizedUnit] = []
@@ -110,6 +111,7 @@ public struct AccessUnitAssembler: Sendable {
         close(into: &out)
         timestamp = nil
         damageBeforeNext = true
+        restartBeforeNext = true
     }
 
     /// Closes the last picture at the end of the stream.
@@ -162,7 +164,8 @@ public struct AccessUnitAssembler: Sendable {
             let insertAt = types.first.map { isDelimiter($0) } == true ? 1 : 0
             bytes.insert(contentsOf: parameterSets.sorted { $0.key < $1.key }.map(\.value), at: insertAt)
         }
-        out.append(AccessUnit(units: bytes, timestamp: timestamp, isKeyframe: isKeyframe, isCorrupted: corrupted))
+        out.append(AccessUnit(units: bytes, timestamp: timestamp, isKeyframe: isKeyframe, isCorrupted: corrupted, followsRestart: restartBeforeNext))
+        restartBeforeNext = false
     }
 
     // MARK: NAL unit kinds

@@ -57,6 +57,7 @@ public struct JitterBuffer: Sendable {
     private var tracker = RTPSequenceTracker()
     private var candidate: (ssrc: UInt32, tracker: RTPSequenceTracker, packet: RTPPacket?, arrival: Double)?
     private var probationPacket: (packet: RTPPacket, arrival: Double)?
+    private var jumpPacket: (packet: RTPPacket, arrival: Double)?
     private var nextSequence: Int64?
     private var highestSequence: Int64 = 0
     private var held = 0
@@ -87,9 +88,18 @@ public struct JitterBuffer: Sendable {
         case .probation:
             probationPacket = (packet, arrival)
         case .bad:
+            // Kept until the next packet says whether the sender jumped (then it is the
+            // first of the new numbering, as GStreamer's jitter buffer keeps its gap packets).
             statistics.invalid += 1
+            jumpPacket = (packet, arrival)
         case .reset(let sequence):
-            startEpoch(at: sequence)
+            let first = jumpPacket.flatMap { $0.packet.sequenceNumber == packet.sequenceNumber &- 1 ? $0 : nil }
+            jumpPacket = nil
+            startEpoch(at: first == nil ? sequence : sequence - 1)
+            if let first {
+                statistics.invalid -= 1
+                place(first.packet, sequence: sequence - 1, arrival: first.arrival)
+            }
             place(packet, sequence: sequence, arrival: arrival)
         case .accepted(let sequence):
             if nextSequence == nil {

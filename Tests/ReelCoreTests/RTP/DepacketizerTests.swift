@@ -67,6 +67,21 @@ import Testing
         #expect(!clean.contains { $0.isCorrupted })
     }
 
+    @Test func theFirstPictureAfterASenderRestartSaysSo() throws {
+        let idr = Self.slice(0x65, size: 100), p = Self.slice(0x41, size: 100)
+        var packets: [RTPPacket] = []
+        for (index, unit) in [idr, p, p].enumerated() {
+            packets += TestPackets.packets(units: [unit], codec: .h264, sequence: UInt16(100 + index), timestamp: UInt32(index * 3000))
+        }
+        // The sender restarts with another SSRC, numbering and clock.
+        for (index, unit) in [p, idr, p].enumerated() {
+            packets += TestPackets.packets(units: [unit], codec: .h264, sequence: UInt16(7000 + index), timestamp: UInt32(500_000 + index * 3000), mtu: 200, ssrc: 99)
+        }
+        let units = try Self.receive(packets, description: Self.h264Description, options: .init(waitForKeyframe: true))
+        #expect(units.map(\.timestamp) == [0, 3000, 6000, 503_000, 506_000])
+        #expect(units.map(\.followsRestart) == [false, false, false, true, false])
+    }
+
     @Test func interleavedModePacketsAndBadFragmentsAreRejected() {
         var depacketizer = H264Depacketizer(maxUnitSize: 100)
         var units: [DepacketizedUnit] = []

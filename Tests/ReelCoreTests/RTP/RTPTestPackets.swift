@@ -9,10 +9,10 @@ enum TestPackets {
     }
 
     /// Payloads of one access unit through Reel's payloader, as packets from `sequence` on.
-    static func packets(units: [[UInt8]], codec: VideoCodec, sequence: UInt16, timestamp: UInt32, mtu: Int = 200) -> [RTPPacket] {
+    static func packets(units: [[UInt8]], codec: VideoCodec, sequence: UInt16, timestamp: UInt32, mtu: Int = 200, ssrc: UInt32 = 0x1234_5678) -> [RTPPacket] {
         let payloads = try! RTPPayloader(codec: codec, mtu: mtu).payloads(for: units.map { $0[...] })
         return payloads.enumerated().map { index, payload in
-            rtp(sequence: sequence &+ UInt16(index), timestamp: timestamp, marker: index == payloads.count - 1, payload: payload)
+            rtp(sequence: sequence &+ UInt16(index), timestamp: timestamp, marker: index == payloads.count - 1, ssrc: ssrc, payload: payload)
         }
     }
 }

@@ -118,8 +118,19 @@ import Testing
             jitter.insert(TestPackets.rtp(sequence: UInt16(sequence)), arrival: 0)
             out += jitter.pop(now: 0)
         }
-        #expect(sequences(out) == ["1", "2", "3", "restart", "20001", "20002"])
-        #expect(jitter.statistics.invalid == 1)
+        #expect(sequences(out) == ["1", "2", "3", "restart", "20000", "20001", "20002"], "the jump's first packet is kept")
+        #expect(jitter.statistics.invalid == 0 && jitter.statistics.resets == 1 && jitter.statistics.lost == 0)
+    }
+
+    @Test func aStrayJumpIsInvalidAndDropped() {
+        var jitter = buffer()
+        var out: [JitterBuffer.Output] = []
+        for sequence in [1, 2, 3, 20000, 4, 5] {
+            jitter.insert(TestPackets.rtp(sequence: UInt16(sequence)), arrival: 0)
+            out += jitter.pop(now: 0)
+        }
+        #expect(sequences(out) == ["1", "2", "3", "4", "5"])
+        #expect(jitter.statistics.invalid == 1 && jitter.statistics.resets == 0 && jitter.statistics.lost == 0)
     }
 
     @Test func interarrivalJitterFollowsRFC3550() {

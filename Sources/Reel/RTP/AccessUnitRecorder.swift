@@ -6,7 +6,7 @@ import ReelFFmpeg
 /// (`.h264`, `.264`, `.h265`, `.265`, `.hevc`), or in a container (`.mp4`, `.mov`, `.mkv`)
 /// from the first access unit that carries parameter sets, with decode times derived
 /// from the presentation times (RTP carries no decode times). Times stay on one line across
-/// sender restarts and timestamp jumps (``ContinuousTimeline``).
+/// sender restarts and timestamp jumps (`ContinuousTimeline`).
 ///
 /// A recording keeps what it holds however it ends: it is written under its own name from
 /// the start, MP4 and MOV in fragments (one per keyframe), so a recording cut short by a

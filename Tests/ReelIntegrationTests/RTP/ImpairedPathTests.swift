@@ -110,6 +110,38 @@ extension PlaybackTests {
                   + "\(got.count)/\(expected.count) pictures recorded, \(required.count) required")
         }
 
+        /// `reel play stream.sdp` through a sender restart and timestamp jumps (back, and an
+        /// hour forward): playback goes on in real time, and every intact picture is shown
+        /// once, none dropped, the tapped frames bit-exact.
+        @Test(.timeLimit(.minutes(2)), arguments: [ImpairmentRelay.Impairment.ssrcChange, .timestampJump(-900_000), .timestampJump(324_000_000)])
+        func thePlayerGoesOnThroughRestartsAndJumps(_ impairment: ImpairmentRelay.Impairment) throws {
+            let directory = try Paths.temporaryDirectory()
+            let sent = try RTPStreams.sent("zerolatency")
+            let port = try RTPStreams.freePortPair()
+            let relay = try ImpairmentRelay(to: port, impairment: impairment)
+            let sdp = try RTPStreams.writeSDP(for: sent, to: "rtp://127.0.0.1:\(port)", in: directory)
+            let tapped = directory.appendingPathComponent("tap.y4m").path
+            let player = try BackgroundProcess(Paths.reel, ["play", sdp, "--headless", "--stats", "--timeout", "2", "--tap", "y4m:\(tapped)"],
+                                               outputPath: directory.appendingPathComponent("report.json").path,
+                                               errorPath: directory.appendingPathComponent("err").path)
+            try RTPStreams.waitUntilBound(port)
+            let started = Date()
+            #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-f", "rtp",
+                                                 "rtp://127.0.0.1:\(relay.input.port)"]).status == 0)
+            while player.isRunning && Date().timeIntervalSince(started) < 30 { Thread.sleep(forTimeInterval: 0.05) }
+            let seconds = Date().timeIntervalSince(started)
+            let truth = relay.stop()
+            #expect(!player.isRunning && player.exitStatus == 0, "the player is still running or failed after \(seconds) s")
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json"))) as? [String: Any]
+            let statistics = report?["statistics"] as? [String: Any] ?? [:]
+            let required = try Self.intactPictures(sent: sent, truth: truth)
+            let tappedHashes = try RTPStreams.frameHashes(tapped), sentHashes = try RTPStreams.frameHashes(sent)
+            #expect(statistics["frames_shown"] as? Int == required.count && statistics["frames_dropped"] as? Int == 0, "\(statistics)")
+            #expect(tappedHashes == required.sorted().map { sentHashes[$0] }, "the tap holds \(tappedHashes.count) frames, \(required.count) intact")
+            print("reel play stream.sdp through \(impairment): \(statistics["frames_shown"] ?? "?") frames shown of \(required.count) intact, "
+                  + "\(statistics["frames_dropped"] ?? "?") dropped, ended \(String(format: "%.1f", seconds)) s after the sender started")
+        }
+
         /// The presentation time of each packet of a file's video, in seconds, in file order.
         static func presentationTimes(_ path: String) throws -> [Double] {
             let probe = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time", "-of", "csv=p=0", path])

@@ -73,8 +73,10 @@ extension PlaybackTests {
                   + "(median), \(String(format: "%.3f", worst * 1000)) ms (worst) after the time the reports' mapping gives them")
             if input == "file" {
                 // A file is sent on the media clock the reports give: the mapping predicts when
-                // each picture goes out.
-                #expect(abs(median) < 0.001)
+                // each picture goes out. Within 5 ms: a wrong mapping is off by a frame (40 ms)
+                // or drifts, while a sleeping sender on a loaded two-core machine wakes up to
+                // a millisecond or so late (1.18 ms median in a flake hunt, 0.28 ms idle).
+                #expect(abs(median) < 0.005)
             } else {
                 // The camera's pictures go out after their encoding: never before their capture
                 // time, soon after it.

@@ -9,6 +9,11 @@ let package = Package(
     targets: [
         .executableTarget(name: "ReelFuzzVAP", dependencies: [.product(name: "ReelCore", package: "Reel")]),
         .executableTarget(name: "ReelFuzzRTP", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+        .executableTarget(name: "ReelFuzzSpherical", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+        .executableTarget(name: "ReelFuzzParameterSets", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+        .executableTarget(name: "ReelFuzzAnnexB", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+        .executableTarget(name: "ReelFuzzY4M", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+        .executableTarget(name: "ReelFuzzCameraPath", dependencies: [.product(name: "ReelCore", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -78,7 +78,9 @@ public struct H264SequenceParameterSet: Sendable, Equatable {
     private static func skipScalingList(_ reader: inout BitReader, size: Int) throws {
         var last: Int32 = 8, next: Int32 = 8
         for _ in 0..<size where next != 0 {
-            next = (last + (try reader.signedGolomb()) + 256) % 256
+            let delta = try reader.signedGolomb()
+            guard (-128...127).contains(delta) else { throw BitstreamError("delta_scale \(delta) is out of range") }
+            next = (last + delta + 256) % 256
             last = next == 0 ? last : next
         }
     }

@@ -1,26 +1,43 @@
 import Foundation
+import ReelCore
 import Testing
 
-/// libFuzzer on Reel's parsers (Fuzz/Sources) for 60 seconds each, one after the other,
-/// seeded with real inputs: no crash, no memory past 2 GB, no input slower than 10 s.
+/// libFuzzer on each of Reel's parsers (Fuzz/Sources), one after the other, seeded with
+/// real inputs, with the target's dictionary (Fuzz/Dictionaries) and the inputs that once
+/// failed (Fuzz/Regressions/NAME, replayed first): no crash, no memory past 2 GB, no input
+/// slower than 10 s. A smoke run; `scripts/fuzz-campaign.sh TARGET RUNS` runs one for long,
+/// from the corpus these runs leave when `REEL_FUZZ_CORPORA` names a directory.
 @Suite(.serialized) struct FuzzTests {
-    /// Builds the fuzzers when needed and runs `target` on `corpus` for a minute.
-    static func run(_ target: String, corpus: URL, in directory: URL) throws {
+    /// Builds the fuzzers when needed and runs `target` on `corpus` for `seconds`.
+    static func run(_ target: String, corpus: URL, in directory: URL, seconds: Int = 30) throws {
         let binary = Paths.packageRoot.appendingPathComponent("Fuzz/.build/release/\(target)").path
         if !FileManager.default.isExecutableFile(atPath: binary) {
             let build = try Processes.run("/bin/bash", [Paths.packageRoot.appendingPathComponent("scripts/fuzz.sh").path], timeout: 900)
             #expect(build.status == 0, "building the fuzzer: \(build.stderr.suffix(2000))")
         }
+        let name = String(target.dropFirst("ReelFuzz".count))
+        let regressions = Paths.packageRoot.appendingPathComponent("Fuzz/Regressions/\(name)")
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: regressions.path)) ?? [] {
+            try FileManager.default.copyItem(at: regressions.appendingPathComponent(file), to: corpus.appendingPathComponent(file))
+        }
+        let dictionary = Paths.packageRoot.appendingPathComponent("Fuzz/Dictionaries/\(target).dict")
+        let dictionaryOption = FileManager.default.fileExists(atPath: dictionary.path) ? ["-dict=\(dictionary.path)"] : []
         // At the lowest priority, so that the timing tests running beside it keep their core.
-        let result = try Processes.run("nice", ["-n", "19", binary, "-max_total_time=60", "-rss_limit_mb=2048", "-timeout=10", "-max_len=65536", "-print_funcs=0",
-                                                "-artifact_prefix=\(directory.path)/", corpus.path],
-                                       timeout: 180, environment: ["SWIFT_BACKTRACE": "enable=no"])
+        let result = try Processes.run("nice", ["-n", "19", binary, "-max_total_time=\(seconds)", "-rss_limit_mb=2048", "-timeout=10", "-max_len=65536",
+                                                "-print_funcs=0", "-artifact_prefix=\(directory.path)/"] + dictionaryOption + [corpus.path],
+                                       timeout: Double(seconds) + 120, environment: ["SWIFT_BACKTRACE": "enable=no"])
         let runs = result.stderr.split(separator: "\n").last { $0.hasPrefix("Done ") } ?? "no summary"
         print("\(target): \(runs)")
         #expect(result.status == 0 && !result.timedOut, "libFuzzer: \(result.stderr.suffix(3000))")
-        #expect(result.seconds >= 60)
+        #expect(result.seconds >= Double(seconds))
         let crashes = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("crash-") || $0.hasPrefix("oom-") || $0.hasPrefix("timeout-") }
         #expect(crashes.isEmpty, "inputs that failed: \(crashes)")
+        if let keep = ProcessInfo.processInfo.environment["REEL_FUZZ_CORPORA"] {
+            let kept = URL(fileURLWithPath: keep).appendingPathComponent(target)
+            try? FileManager.default.removeItem(at: kept)
+            try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: corpus, to: kept)
+        }
     }
 
     static func emptyCorpus() throws -> (directory: URL, corpus: URL) {
@@ -45,7 +62,7 @@ import Testing
                 try data[box.range.lowerBound + 8..<box.range.upperBound].write(to: corpus.appendingPathComponent("\(name).json"))
             }
         }
-        try Self.run("ReelFuzzVAP", corpus: corpus, in: directory)
+        try Self.run("ReelFuzzVAP", corpus: corpus, in: directory, seconds: 60)
     }
 
     /// RTP, RTCP and SDP parsing, the jitter buffer and both depacketizers, seeded with the
@@ -71,11 +88,96 @@ import Testing
         let senderReport: [UInt8] = [0x80, 200, 0, 6, 0, 0, 0, 7, 0xE9, 0, 0, 0, 0x80, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 10, 0, 0, 3, 232,
                                      0x81, 203, 0, 1, 0, 0, 0, 7]
         try Data(senderReport).write(to: corpus.appendingPathComponent("sr-bye.rtcp"))
-        // Inputs that once crashed, replayed first.
-        let regressions = Paths.packageRoot.appendingPathComponent("Fuzz/Regressions/RTP")
-        for name in try FileManager.default.contentsOfDirectory(atPath: regressions.path) {
-            try FileManager.default.copyItem(at: regressions.appendingPathComponent(name), to: corpus.appendingPathComponent(name))
+        try Self.run("ReelFuzzRTP", corpus: corpus, in: directory, seconds: 60)
+    }
+
+    /// Spherical metadata, seeded with files carrying V1 XML and V2 boxes and one with none.
+    @Test func theSphericalMetadataReaderSurvivesFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func clip(_ name: String) throws -> URL {
+            let url = corpus.appendingPathComponent(name)
+            let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc=size=64x32:rate=5:duration=0.4",
+                                                    "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+            guard made.status == 0 else { throw TestSetupError(made.stderr) }
+            return url
         }
-        try Self.run("ReelFuzzRTP", corpus: corpus, in: directory)
+        try MP4Patches.addSphericalV2(try clip("v2.mp4"), stereoMode: 1, yaw: 30, pitch: -10, roll: 5)
+        try MP4Patches.addSphericalV1(try clip("v1.mp4"), xml: """
+            <?xml version="1.0"?><rdf:SphericalVideo xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" \
+            xmlns:GSpherical="http://ns.google.com/videos/1.0/spherical/"><GSpherical:Spherical>true</GSpherical:Spherical>\
+            <GSpherical:ProjectionType>equirectangular</GSpherical:ProjectionType><GSpherical:StereoMode>left-right</GSpherical:StereoMode>\
+            <GSpherical:InitialViewHeadingDegrees>90</GSpherical:InitialViewHeadingDegrees></rdf:SphericalVideo>
+            """)
+        _ = try clip("flat.mp4")
+        try Self.run("ReelFuzzSpherical", corpus: corpus, in: directory)
+    }
+
+    /// The NAL units of the RTP tests' H.264 and H.265 streams, as Annex B.
+    static func annexB(_ name: String) throws -> [UInt8] {
+        let sent = try RTPStreams.sent(name)
+        let path = try Paths.temporaryDirectory().appendingPathComponent("\(name).es").path
+        let raw = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-frames:v", "3", "-f", name == "h265" ? "hevc" : "h264", path])
+        guard raw.status == 0 else { throw TestSetupError(raw.stderr) }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// SPS, VPS and decoder configuration records, seeded with x264's and x265's.
+    @Test func theParameterSetParsersSurviveFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let h264 = AnnexB.units(in: try Self.annexB("zerolatency")).map(Array.init)
+        let h265 = AnnexB.units(in: try Self.annexB("h265")).map(Array.init)
+        let h264Sets = (sps: h264.filter { VideoCodec.h264.nalType($0[0]) == 7 }, pps: h264.filter { VideoCodec.h264.nalType($0[0]) == 8 })
+        let h265Sets = (vps: h265.filter { VideoCodec.h265.nalType($0[0]) == 32 }, sps: h265.filter { VideoCodec.h265.nalType($0[0]) == 33 },
+                        pps: h265.filter { VideoCodec.h265.nalType($0[0]) == 34 })
+        #expect(!h264Sets.sps.isEmpty && !h265Sets.sps.isEmpty)
+        let seeds: [(String, [UInt8])] = [
+            ("h264.sps", [0] + (h264Sets.sps.first ?? [])),
+            ("h265.sps", [1] + (h265Sets.sps.first ?? [])),
+            ("avcC", [2] + (try DecoderConfigurationRecord.avcC(sequenceParameterSets: h264Sets.sps, pictureParameterSets: h264Sets.pps))),
+            ("hvcC", [3] + (try DecoderConfigurationRecord.hvcC(videoParameterSets: h265Sets.vps, sequenceParameterSets: h265Sets.sps,
+                                                                 pictureParameterSets: h265Sets.pps))),
+        ]
+        for (name, bytes) in seeds { try Data(bytes).write(to: corpus.appendingPathComponent(name)) }
+        try Self.run("ReelFuzzParameterSets", corpus: corpus, in: directory)
+    }
+
+    /// The Annex B scanner and length-prefixed samples, seeded with the start of both streams.
+    @Test func theAnnexBScannerSurvivesFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["zerolatency", "h265"] {
+            let stream = try Self.annexB(name)
+            try Data(stream.prefix(4096)).write(to: corpus.appendingPathComponent("\(name).annexb"))
+            let sample = AnnexB.lengthPrefixed(AnnexB.units(in: Array(stream.prefix(4096))))
+            try Data([2] + sample).write(to: corpus.appendingPathComponent("\(name).sample"))
+        }
+        try Self.run("ReelFuzzAnnexB", corpus: corpus, in: directory)
+    }
+
+    /// y4m stream headers, seeded with the ones ffmpeg writes for several formats.
+    @Test func theY4MHeaderParserSurvivesFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for format in ["yuv420p", "yuvj420p", "yuv444p", "gray", "yuv422p"] {
+            let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=size=16x8:rate=30000/1001",
+                                                    "-frames:v", "1", "-pix_fmt", format, "-strict", "-1", "-f", "yuv4mpegpipe", "-"])
+            guard made.status == 0 else { throw TestSetupError(made.stderr) }
+            try (made.stdout.split(separator: "\n").first.map(String.init) ?? "").write(
+                to: corpus.appendingPathComponent("\(format).y4m"), atomically: true, encoding: .utf8)
+        }
+        try Self.run("ReelFuzzY4M", corpus: corpus, in: directory)
+    }
+
+    /// Camera paths, seeded with both shapes `reel pano render --path` reads.
+    @Test func theCameraPathReaderSurvivesFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"[{"time":0,"yaw":0},{"time":2.5,"yaw":350,"pitch":-20,"fov":100},{"time":4,"yaw":-170}]"#.write(
+            to: corpus.appendingPathComponent("list.json"), atomically: true, encoding: .utf8)
+        try #"{"keyframes":[{"time":1,"yaw":90,"pitch":89.5,"fov":179},{"time":0,"yaw":-90,"fov":1}]}"#.write(
+            to: corpus.appendingPathComponent("object.json"), atomically: true, encoding: .utf8)
+        try Self.run("ReelFuzzCameraPath", corpus: corpus, in: directory)
     }
 }

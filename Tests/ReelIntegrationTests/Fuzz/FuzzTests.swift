@@ -9,7 +9,7 @@ import Testing
 /// from the corpus these runs leave when `REEL_FUZZ_CORPORA` names a directory.
 @Suite(.serialized) struct FuzzTests {
     /// Builds the fuzzers when needed and runs `target` on `corpus` for `seconds`.
-    static func run(_ target: String, corpus: URL, in directory: URL, seconds: Int = 30) throws {
+    static func run(_ target: String, corpus: URL, in directory: URL, seconds: Int = 20) throws {
         let binary = Paths.packageRoot.appendingPathComponent("Fuzz/.build/release/\(target)").path
         if !FileManager.default.isExecutableFile(atPath: binary) {
             let build = try Processes.run("/bin/bash", [Paths.packageRoot.appendingPathComponent("scripts/fuzz.sh").path], timeout: 900)

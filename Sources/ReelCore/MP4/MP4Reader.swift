@@ -117,7 +117,8 @@ public enum MP4Reader {
             guard run.firstChunk >= 1, lastChunk <= chunkOffsets.count, run.samplesPerChunk >= 0 else { throw MP4Error.unreadable("stsc entry \(runIndex) out of range") }
             for chunk in run.firstChunk...max(run.firstChunk, lastChunk) where chunk <= lastChunk && offsets.count < count {
                 var offset = chunkOffsets[chunk - 1]
-                for _ in 0..<run.samplesPerChunk where offsets.count < count {
+                // A chunk may claim billions of samples: only as many as are left are taken.
+                for _ in 0..<min(run.samplesPerChunk, count - offsets.count) {
                     offsets.append(offset)
                     offset += UInt64(sizes[offsets.count - 1])
                 }

@@ -24,10 +24,10 @@ public struct ContinuousTimeline: Sendable {
     /// Breaks found so far (restarts and jumps).
     public private(set) var breaks = 0
 
-    /// A timeline; `maxGap` in seconds (10 unless told).
+    /// A timeline; `maxGap` in seconds (10 unless told), 0 to a day.
     public init(clockRate: Int, maxGap: Double = 10, reorderDepth: Int = 4) {
         self.clockRate = max(1, clockRate)
-        self.maxGap = Int64(maxGap * Double(max(1, clockRate)))
+        self.maxGap = Int64((maxGap.isNaN ? 0 : min(max(maxGap, 0), 86_400)) * Double(max(1, clockRate)))
         self.reorderDepth = max(0, reorderDepth)
     }
 

@@ -102,6 +102,7 @@ public struct JitterBuffer: Sendable {
             }
             place(packet, sequence: sequence, arrival: arrival)
         case .accepted(let sequence):
+            jumpPacket = nil
             if nextSequence == nil {
                 var first = sequence
                 if let held = probationPacket, held.packet.sequenceNumber == packet.sequenceNumber &- 1 { first = sequence - 1 }
@@ -164,6 +165,13 @@ public struct JitterBuffer: Sendable {
             statistics.late += 1
             statistics.lost = max(0, statistics.expected - statistics.received)
             return
+        }
+        if slots[index].packet != nil {
+            // Its slot still holds a packet a whole ring behind (the jumps outran the ring
+            // between two pops): that one is given up, as a full buffer gives up its oldest
+            // (the next pop counts its place among the skipped).
+            slots[index].packet = nil
+            held -= 1
         }
         statistics.received += 1
         statistics.bytes += packet.payloadRange.count

@@ -40,4 +40,11 @@ struct ContinuousTimelineTests {
         for timestamp in [Int64(0), 10800, 3600, 7200, 14400, -500_000] { _ = timeline.time(for: timestamp) }
         #expect(timeline.breaks == 1)
     }
+
+    @Test func anyGapBoundIsTaken() {
+        for gap in [-1, 0, .infinity, .nan] as [Double] {
+            var timeline = ContinuousTimeline(clockRate: 90000, maxGap: gap)
+            #expect([0, 3600, 1 << 40].map { timeline.time(for: $0) }.allSatisfy { $0 >= 0 })
+        }
+    }
 }

@@ -98,6 +98,18 @@ import Testing
         #expect(sequences(jitter.pop(now: 0)) == ["1", "2", "lost 1", "4", "5", "6", "7", "8"])
     }
 
+    @Test func aJumpAroundTheWholeRingBetweenPopsGivesUpTheOlderPacket() {
+        var jitter = buffer(latency: 2, maxPackets: 4)   // a ring of 8 slots
+        var out: [JitterBuffer.Output] = []
+        for sequence in [1, 2] { jitter.insert(TestPackets.rtp(sequence: UInt16(sequence)), arrival: 0) }
+        out += jitter.pop(now: 0)
+        jitter.insert(TestPackets.rtp(sequence: 4), arrival: 0)
+        jitter.insert(TestPackets.rtp(sequence: 12), arrival: 0)   // the slot 4 is in
+        out += jitter.flush()
+        #expect(sequences(out) == ["1", "2", "lost 9", "12"])
+        #expect(jitter.statistics.skipped == 9 && jitter.nextDeadline == nil)
+    }
+
     @Test func aNewSSRCRestartsAfterItsOwnProbation() {
         var jitter = buffer()
         var out: [JitterBuffer.Output] = []

@@ -92,7 +92,7 @@ final class ImpairmentRelay: @unchecked Sendable {
     private let impairment: Impairment
     private let untouchedFirst: Int
     private let impairedSeconds: Double
-    let restartAt: Int
+    private let restartAt: Int
     private let seed: UInt64
     private let lock = NSLock()
     /// Datagrams to send, with when and in which order they were queued.

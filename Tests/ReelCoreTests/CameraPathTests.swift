@@ -3,6 +3,16 @@ import Testing
 @testable import ReelCore
 
 @Suite struct CameraPathTests {
+    @Test func hugeYawsAreAnglesAndGiveFiniteViews() throws {
+        // 9.2e37 degrees, as a fuzzer wrote it: its difference to the next yaw was not a number.
+        let path = try CameraPath(keyframes: [.init(time: 1, yaw: 92222222222222222222222222222222222220), .init(time: 5, yaw: -91)])
+        for time in [0, 1, 1.67, 3, 5, 9] {
+            let view = path.view(at: time)
+            #expect(view.yaw.isFinite && (-180...180).contains(view.yaw), "at \(time) s: \(view)")
+        }
+        #expect(path.view(at: 5).yaw == -91)
+    }
+
     @Test func keyframesAreHitExactlyAndHeldOutside() throws {
         let path = try CameraPath(keyframes: [.init(time: 2, yaw: 90, pitch: 10, fov: 60), .init(time: 0, yaw: 0), .init(time: 4, yaw: 0, pitch: -20, fov: 100)])
         #expect(path.view(at: 0) == PanoramaView(yaw: 0, pitch: 0, roll: 0, horizontalFOV: 90))

@@ -48,8 +48,11 @@ public struct CameraPath: Sendable, Equatable, Codable {
             guard (-90...90).contains(keyframe.pitch) else { throw PathError("keyframe \(index): pitch must be between -90 and 90") }
             guard keyframe.fov > 0, keyframe.fov < 180 else { throw PathError("keyframe \(index): fov must be between 0 and 180") }
             guard keyframe.yaw.isFinite else { throw PathError("keyframe \(index): yaw must be a number") }
+            // Within one turn first: a yaw of 1e37 degrees is an angle, but its difference to
+            // the next one would not be a number.
+            sorted[index].yaw = keyframe.yaw.truncatingRemainder(dividingBy: 360)
             if index > 0 {
-                var delta = (keyframe.yaw - sorted[index - 1].yaw).truncatingRemainder(dividingBy: 360)
+                var delta = (sorted[index].yaw - sorted[index - 1].yaw).truncatingRemainder(dividingBy: 360)
                 if delta > 180 { delta -= 360 } else if delta < -180 { delta += 360 }
                 sorted[index].yaw = sorted[index - 1].yaw + delta
             }

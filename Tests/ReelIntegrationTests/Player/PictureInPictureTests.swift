@@ -35,9 +35,13 @@ extension PlaybackTests {
             let clip = try Self.redThenBlue()
             let directory = try Paths.temporaryDirectory()
             let report = directory.appendingPathComponent("report.json").path
-            let player = try BackgroundProcess(Paths.reel, ["play", "--stats", clip], environment: ["DISPLAY": display.name], outputPath: report)
+            let errors = directory.appendingPathComponent("stderr.txt").path
+            let player = try BackgroundProcess(Paths.reel, ["play", "--stats", clip], environment: ["DISPLAY": display.name], outputPath: report,
+                                               errorPath: errors)
             defer { player.stop() }
-            _ = try #require(try display.window(titled: "red-then-blue"), "no main window appeared")
+            // Once seen without a window after 30 s (CI, 2026-11-25): what reel said is kept for the next time.
+            _ = try #require(try display.window(titled: "red-then-blue"),
+                             "no main window appeared; reel \(player.isRunning ? "still runs" : "ended (\(player.exitStatus ?? -1))"): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
             Thread.sleep(forTimeInterval: 1)
 
             try display.press("p", inWindowTitled: "red-then-blue")

@@ -54,6 +54,17 @@ import Testing
         }
     }
 
+    /// Inserts the packets one at a time at time 0, popping after each, as a receiver does.
+    func receivedOneByOne(_ numbers: [Int]) -> (buffer: JitterBuffer, out: [JitterBuffer.Output]) {
+        var jitter = buffer()
+        var out: [JitterBuffer.Output] = []
+        for sequence in numbers {
+            jitter.insert(TestPackets.rtp(sequence: UInt16(sequence)), arrival: 0)
+            out += jitter.pop(now: 0)
+        }
+        return (jitter, out)
+    }
+
     @Test func reorderedPacketsComeOutInOrderAtOnce() {
         var jitter = buffer()
         var out: [JitterBuffer.Output] = []
@@ -124,23 +135,13 @@ import Testing
     }
 
     @Test func aSequenceResetFlushesAndRestarts() {
-        var jitter = buffer()
-        var out: [JitterBuffer.Output] = []
-        for sequence in [1, 2, 3, 20000, 20001, 20002] {
-            jitter.insert(TestPackets.rtp(sequence: UInt16(sequence)), arrival: 0)
-            out += jitter.pop(now: 0)
-        }
+        let (jitter, out) = receivedOneByOne([1, 2, 3, 20000, 20001, 20002])
         #expect(sequences(out) == ["1", "2", "3", "restart", "20000", "20001", "20002"], "the jump's first packet is kept")
         #expect(jitter.statistics.invalid == 0 && jitter.statistics.resets == 1 && jitter.statistics.lost == 0)
     }
 
     @Test func aStrayJumpIsInvalidAndDropped() {
-        var jitter = buffer()
-        var out: [JitterBuffer.Output] = []
-        for sequence in [1, 2, 3, 20000, 4, 5] {
-            jitter.insert(TestPackets.rtp(sequence: UInt16(sequence)), arrival: 0)
-            out += jitter.pop(now: 0)
-        }
+        let (jitter, out) = receivedOneByOne([1, 2, 3, 20000, 4, 5])
         #expect(sequences(out) == ["1", "2", "3", "4", "5"])
         #expect(jitter.statistics.invalid == 1 && jitter.statistics.resets == 0 && jitter.statistics.lost == 0)
     }

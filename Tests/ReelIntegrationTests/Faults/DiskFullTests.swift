@@ -24,8 +24,7 @@ extension PlaybackTests {
             try RTPStreams.waitUntilBound(port)
             let sending = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-f", "rtp", "rtp://127.0.0.1:\(port)"])
             #expect(sending.status == 0, "\(sending.stderr)")
-            let deadline = Date().addingTimeInterval(30)
-            while receiver.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            receiver.process.waitForExit(within: 30)
             #expect(receiver.process.exitStatus == 1)
             let errors = try String(contentsOfFile: receiver.errorPath, encoding: .utf8).split(separator: "\n").filter { !$0.isEmpty }
             #expect(errors.count == 1 && errors[0].contains("got.mp4") && errors[0].contains("No space left on device") && errors[0].contains("kept and plays"), "\(errors)")

@@ -71,13 +71,18 @@ func referenceFrames(_ path: String) throws -> [(pts: Double, md5: String)] {
     }
 }
 
-func keyframeTimes(_ path: String) throws -> [Double] {
+/// The first video stream's packets in file (decoding) order, as ffprobe reads them: the
+/// presentation time in seconds (nil where there is none) and whether it is a keyframe.
+func videoPackets(_ path: String) throws -> [(time: Double?, isKeyframe: Bool)] {
     let result = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", path])
-    return result.stdout.split(separator: "\n").compactMap { line -> Double? in
-        let fields = line.split(separator: ",")
-        guard fields.count >= 2, fields[1].contains("K") else { return nil }
-        return Double(fields[0])
-    }.sorted()
+    return result.stdout.split(separator: "\n").map { line in
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+        return (Double(fields[0]), fields.count >= 2 && fields[1].contains("K"))
+    }
+}
+
+func keyframeTimes(_ path: String) throws -> [Double] {
+    try videoPackets(path).filter(\.isKeyframe).compactMap(\.time).sorted()
 }
 
 /// Keeps both cores busy (a real second process), for tests of behaviour under load.

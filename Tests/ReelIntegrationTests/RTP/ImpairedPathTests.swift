@@ -94,7 +94,7 @@ extension PlaybackTests {
             if !isH265 {
                 // The recording's times go on across restarts and jumps back; a jump forward
                 // within 10 s is time that passed and stays.
-                let times = try Self.presentationTimes(recording)
+                let times = try videoPackets(recording).compactMap(\.time)
                 let span = (times.last ?? 0) - (times.first ?? 0)
                 #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times go back: \(times)")
                 if case .timestampJump(let by) = item.impairment, by > 0 {
@@ -128,7 +128,7 @@ extension PlaybackTests {
             let started = Date()
             #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-f", "rtp",
                                                  "rtp://127.0.0.1:\(relay.input.port)"]).status == 0)
-            while player.isRunning && Date().timeIntervalSince(started) < 30 { Thread.sleep(forTimeInterval: 0.05) }
+            player.waitForExit(within: max(0, 30 - Date().timeIntervalSince(started)))
             let seconds = Date().timeIntervalSince(started)
             let truth = relay.stop()
             #expect(!player.isRunning && player.exitStatus == 0, "the player is still running or failed after \(seconds) s")
@@ -142,20 +142,11 @@ extension PlaybackTests {
                   + "\(statistics["frames_dropped"] ?? "?") dropped, ended \(String(format: "%.1f", seconds)) s after the sender started")
         }
 
-        /// The presentation time of each packet of a file's video, in seconds, in file order.
-        static func presentationTimes(_ path: String) throws -> [Double] {
-            let probe = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time", "-of", "csv=p=0", path])
-            guard probe.status == 0 else { throw TestSetupError("ffprobe: \(probe.stderr)") }
-            return probe.stdout.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        }
-
         /// The pictures (by index, in sending order, which is display order for a stream
         /// without B-frames) that a receiver must deliver: all but those from each damaged
         /// picture up to the next keyframe.
         static func intactPictures(sent: String, truth: ImpairmentRelay.Truth) throws -> Set<Int> {
-            let probe = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=flags", "-of", "csv=p=0", sent])
-            guard probe.status == 0 else { throw TestSetupError("ffprobe: \(probe.stderr)") }
-            let keyframes = probe.stdout.split(separator: "\n").enumerated().filter { $0.element.hasPrefix("K") }.map(\.offset)
+            let keyframes = try videoPackets(sent).enumerated().filter(\.element.isKeyframe).map(\.offset)
             var intact = Set(truth.timestamps.indices)
             for (index, timestamp) in truth.timestamps.enumerated() where truth.damagedTimestamps.contains(timestamp) {
                 let next = keyframes.first { $0 > index } ?? truth.timestamps.count

@@ -144,12 +144,11 @@ final class ImpairmentRelay: @unchecked Sendable {
         while lock.withLock({ running }) {
             guard let datagram = input.receive(timeout: 0.1) else { continue }
             var bytes = datagram.bytes
-            guard bytes.count >= RTPHeader.size else { continue }
+            guard let packet = try? RTPPacket(bytes: bytes) else { continue }
             let now = monotonicSeconds()
             start = start ?? now
             count += 1
-            let sequence = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
-            let timestamp = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
+            let sequence = packet.sequenceNumber, timestamp = packet.timestamp
             let newPicture = timestamp != lastTimestamp
             lastTimestamp = timestamp
             let impaired = count > untouchedFirst && now - start! < impairedSeconds
@@ -158,7 +157,7 @@ final class ImpairmentRelay: @unchecked Sendable {
                 if count >= restartAt {
                     rewrite.begin(impairment, atPictureStart: newPicture, random: &random, truth: &truth, timestamp: timestamp)
                 }
-                rewrite.apply(to: &bytes)
+                rewrite.apply(to: &bytes, of: packet)
                 var delay = 0.0
                 var copies = 1
                 var holdBack = false
@@ -286,16 +285,15 @@ private struct HeaderRewrite {
         }
     }
 
-    func apply(to bytes: inout [UInt8]) {
+    /// Rewrites the header fields of `packet`, whose datagram is `bytes`, in place.
+    func apply(to bytes: inout [UInt8], of packet: RTPPacket) {
         guard started else { return }
-        let sequence = (UInt16(bytes[2]) << 8 | UInt16(bytes[3])) &+ sequenceOffset
-        bytes[2] = UInt8(sequence >> 8)
-        bytes[3] = UInt8(sequence & 0xFF)
-        let timestamp = (UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])) &+ timestampOffset
-        for index in 0..<4 { bytes[4 + index] = UInt8(truncatingIfNeeded: timestamp >> (24 - 8 * index)) }
-        if let ssrc {
-            for index in 0..<4 { bytes[8 + index] = UInt8(truncatingIfNeeded: ssrc >> (24 - 8 * index)) }
+        func store<Field: FixedWidthInteger>(_ value: Field, at offset: Int) {
+            withUnsafeBytes(of: value.bigEndian) { bytes.replaceSubrange(offset..<offset + $0.count, with: $0) }
         }
+        store(packet.sequenceNumber &+ sequenceOffset, at: 2)
+        store(packet.timestamp &+ timestampOffset, at: 4)
+        if let ssrc { store(ssrc, at: 8) }
     }
 }
 
@@ -311,9 +309,8 @@ private struct SendTally {
     private var lastTransit: (arrival: Int64, timestamp: UInt32)?
 
     mutating func sent(_ bytes: [UInt8], at time: Double) {
-        let sequence = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
-        let timestamp = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
-        let ssrc = UInt32(bytes[8]) << 24 | UInt32(bytes[9]) << 16 | UInt32(bytes[10]) << 8 | UInt32(bytes[11])
+        guard let packet = try? RTPPacket(bytes: bytes) else { return }
+        let sequence = packet.sequenceNumber, timestamp = packet.timestamp, ssrc = packet.ssrc
         // A new source, or a jump past MAX_DROPOUT: numbering and transit start over.
         let delta = source.map { Int64(Int16(bitPattern: sequence &- UInt16(truncatingIfNeeded: $0.highest))) }
         if let current = source, current.ssrc == ssrc, let delta, abs(delta) < RTPSequenceTracker.maxDropout {

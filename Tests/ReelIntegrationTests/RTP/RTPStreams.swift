@@ -101,9 +101,7 @@ enum RTPStreams {
 
         /// Waits for the receiver to stop on its own, then reads its report.
         func report(within seconds: Double = 30) throws -> [String: Any] {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            let stillRunning = process.isRunning
+            let stillRunning = !process.waitForExit(within: seconds)
             process.stop()
             let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
             guard !stillRunning else { throw TestSetupError("reel rtp receive did not stop within \(seconds) s: \(errors)") }

@@ -86,6 +86,7 @@ struct TestSetupError: Error, CustomStringConvertible {
 /// A program left running while the test works (a sender, a server).
 final class BackgroundProcess {
     private let process = Process()
+    private let exited = DispatchSemaphore(value: 0)
 
     /// - Parameter outputPath: a file that receives the program's standard output.
     /// - Parameter errorPath: a file that receives the program's standard error.
@@ -108,10 +109,20 @@ final class BackgroundProcess {
         } else {
             process.standardError = FileHandle.nullDevice
         }
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
     }
 
     var isRunning: Bool { process.isRunning }
+
+    /// Waits for the program to end, up to `seconds`; whether it ended.
+    @discardableResult
+    func waitForExit(within seconds: Double) -> Bool {
+        guard exited.wait(timeout: .now() + seconds) == .success else { return false }
+        exited.signal()   // ended for every later wait too
+        process.waitUntilExit()
+        return true
+    }
     var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
 
     func stop() { Processes.stop(process) }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages Reel needs, only those that are missing. Safe to run again.
+# Scripts with needs of their own (the soak's chart) name extra packages as arguments.
 set -euo pipefail
 
 packages=(
@@ -17,6 +18,7 @@ packages=(
   libsrtp2-dev          # SRTP and SRTCP for the RTP receiver
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad   # the second RTP sender (rtph264pay, rtph265pay)
   libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev
+  "$@"
 )
 
 missing=()

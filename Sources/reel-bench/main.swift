@@ -16,6 +16,18 @@ if arguments.first == "rtp-depacketize", let path = arguments.dropFirst().first 
     print("\(figures.packets) packets \(figures.accessUnits) access-units \(Int(figures.packetsPerSecond)) packets/s")
     exit(0)
 }
+// reel-bench player-churn FILE SECONDS [SEED]: the soak's restless user (scripts/soak.sh).
+if arguments.first == "player-churn", arguments.count >= 3, let seconds = Double(arguments.dropFirst(2).first!) {
+    let seed = arguments.dropFirst(3).first.flatMap { UInt64($0) } ?? 1
+    do {
+        let calls = try await PlayerChurn(seconds: seconds, seed: seed).run(arguments.dropFirst().first!)
+        print("player-churn: " + calls.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("player-churn: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if arguments.first == "vap" {
     var vap = VAPBenchmark()
     if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { vap.runs = max(value, 1) }
@@ -26,7 +38,7 @@ if arguments.first == "vap" {
     exit(0)
 }
 guard arguments.first == "pixels" || arguments.first == "pano" else {
-    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N] | player-churn FILE SECONDS [SEED]\n".utf8))
     exit(2)
 }
 if arguments.first == "pano" {

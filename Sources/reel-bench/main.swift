@@ -28,6 +28,17 @@ if arguments.first == "player-churn", arguments.count >= 3, let seconds = Double
         exit(1)
     }
 }
+// reel-bench player-cycles FILE N: LeakSanitizer's open/play/seek/stop loop (scripts/sanitize.sh).
+if arguments.first == "player-cycles", arguments.count >= 3, let cycles = Int(arguments.dropFirst(2).first!) {
+    do {
+        try await PlayerCycles.run(arguments.dropFirst().first!, cycles: cycles)
+        print("player-cycles: \(cycles) cycles")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("player-cycles: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if arguments.first == "vap" {
     var vap = VAPBenchmark()
     if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { vap.runs = max(value, 1) }
@@ -38,7 +49,7 @@ if arguments.first == "vap" {
     exit(0)
 }
 guard arguments.first == "pixels" || arguments.first == "pano" else {
-    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N] | player-churn FILE SECONDS [SEED]\n".utf8))
+    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N] | player-churn FILE SECONDS [SEED] | player-cycles FILE N\n".utf8))
     exit(2)
 }
 if arguments.first == "pano" {

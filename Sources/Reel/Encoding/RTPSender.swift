@@ -81,7 +81,7 @@ public final class RTPSender {
             throw error
         }
         var name = [CChar](repeating: 0, count: 256)
-        cname = "reel@" + (gethostname(&name, name.count - 1) == 0 ? String(cString: name) : "localhost")
+        cname = "reel@" + (gethostname(&name, name.count - 1) == 0 ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost")
         sessionDescription = SessionDescription(codec: format.codec, address: bareHost, port: port, payloadType: payloadType,
                                                 parameterSets: format.parameterSets)
     }

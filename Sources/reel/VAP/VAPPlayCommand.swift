@@ -71,6 +71,9 @@ struct VAPPlayCommand: AsyncParsableCommand {
         } catch {
             throw fail("tap: \(error)")
         }
+        // Ctrl-C or a TERM ends a looping animation the way its end would: taps closed,
+        // the count printed.
+        let interrupts = InterruptSignals { player.stop() }
         player.play()
         var failure: String?
         var worstOffset = 0.0, shown = 0, dropped = 0, timedByAudio = false
@@ -85,6 +88,7 @@ struct VAPPlayCommand: AsyncParsableCommand {
             if events { print(Self.json(event)) }
         }
         await player.waitUntilFinished()
+        withExtendedLifetime(interrupts) {}
         let tapError = taps.finish(verbose: false)
         if let failure { throw fail(failure) }
         if let tapError { throw fail("tap: \(tapError)") }

@@ -118,6 +118,24 @@ import Testing
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "736,160", "\(probe.stdout)")
     }
 
+    /// An endless loop ends on Ctrl-C or a TERM as at its end: the completed event, exit 0,
+    /// and a tap that holds every frame shown (it used to be killed, the tap cut short).
+    @Test(.timeLimit(.minutes(1)), arguments: [SIGINT, SIGTERM])
+    func aSignalEndsAnEndlessLoopCleanly(signal: Int32) throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tapped = directory.appendingPathComponent("shown.y4m").path
+        let result = try reel("vap", "play", "--headless", "--loops", "0", "--events", "--tap", "y4m:" + tapped, try Self.fixture("demo.mp4"),
+                              timeout: 30, signal: (signal, 2))
+        #expect(result.status == 0 && !result.timedOut, "exit \(result.status): \(result.stderr)")
+        let events = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.last?["event"] as? String == "completed")
+        let shown = events.filter { $0["event"] as? String == "frame" }.count
+        #expect(shown > 20)
+        let probe = try Processes.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", tapped])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(shown)", "\(probe.stdout) frames tapped, \(shown) shown")
+    }
+
     /// The frame tap holds the frames the player showed, as the file player's does: each is
     /// `reel vap render`'s picture laid over black by ffmpeg, up to 4:2:0 chroma (the frame a
     /// step off scores near 20 dB).

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The sanitizers over the suite, outside the default run (each build takes a while).
+#   bash scripts/sanitize.sh [thread|address|leak|all] [extra swift test arguments...]
+# thread:  the whole suite built with ThreadSanitizer (.build-tsan). Every process the tests
+#          start from the build (reel, the examples) is instrumented too.
+# address: the whole suite (core and integration) with AddressSanitizer and
+#          UndefinedBehaviorSanitizer (.build-asan).
+# leak:    LeakSanitizer on 40 cycles of a player that opens, plays, seeks and stops
+#          (reel-bench player-cycles, from the address build).
+# Reports go to one file per process under .cache/sanitize/KIND (log_path), not to the
+# stderr the tests read. The verdict is on those reports: none, or only those a
+# suppression file in scripts/sanitizers/ explains. Test failures are listed apart: under a
+# sanitizer everything runs several times slower, and some tests measure real time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+kind=${1:-all}
+shift || true
+bash scripts/setup.sh
+bash scripts/fuzz.sh   # the regression inputs the suite replays need the fuzz targets
+logs=$PWD/.cache/sanitize
+verdict=0
+
+# Reports in DIR; prints a summary line per distinct report and returns 1 if any.
+summarise() {
+  local dir=$1 name=$2
+  local files=("$dir"/report.*)
+  if [ ! -e "${files[0]}" ]; then
+    echo "$name: no reports"
+    return 0
+  fi
+  echo "$name: reports in ${#files[@]} process(es), distinct kinds and first frames:"
+  grep -hE "^(WARNING|ERROR): (ThreadSanitizer|AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY:" "${files[@]}" \
+    | sed -E 's/0x[0-9a-f]+/ADDR/g; s/\(pid=[0-9]+\)//; s/ #[0-9]+//' | sort | uniq -c | sort -rn | head -40
+  return 1
+}
+
+suite() {
+  local sanitizers=() scratch=$2 dir=$3 name
+  for name in $1; do sanitizers+=("--sanitize=$name"); done
+  shift 3
+  rm -rf "$dir"; mkdir -p "$dir"
+  swift build -c release --build-tests -Xswiftc -enable-testing "${sanitizers[@]}" --scratch-path "$scratch" 2>&1 | tail -3
+  local status=0 log=$dir/suite.log
+  swift test -c release --skip-build -Xswiftc -enable-testing --scratch-path "$scratch" "$@" >"$log" 2>&1 || status=$?
+  echo "suite: $(grep -aE 'Test run with [0-9]+ tests' "$log" | tail -1 | sed 's/^.*Test run/Test run/')"
+  if ((status != 0)); then
+    echo "failed tests (exit $status):"
+    grep -aE "^✘ (Test|Suite) " "$log" | grep -av "Test run with" | sed 's/ recorded an issue.*//' | sort -u | head -30
+  fi
+}
+
+if [[ $kind == thread || $kind == all ]]; then
+  echo "== ThreadSanitizer, whole suite"
+  export TSAN_OPTIONS="log_path=$logs/thread/report:second_deadlock_stack=1:suppressions=$PWD/scripts/sanitizers/thread.supp"
+  suite thread .build-tsan "$logs/thread" "$@"
+  unset TSAN_OPTIONS
+  summarise "$logs/thread" ThreadSanitizer || verdict=1
+fi
+
+if [[ $kind == address || $kind == all || $kind == leak ]]; then
+  export ASAN_OPTIONS="log_path=$logs/address/report:detect_leaks=0"
+  export UBSAN_OPTIONS="log_path=$logs/address/report:print_stacktrace=1"
+  if [[ $kind != leak ]]; then
+    echo "== AddressSanitizer and UndefinedBehaviorSanitizer, whole suite"
+    suite "address undefined" .build-asan "$logs/address" "$@"
+    summarise "$logs/address" "AddressSanitizer+UBSan" || verdict=1
+  fi
+fi
+
+if [[ $kind == leak || $kind == all ]]; then
+  echo "== LeakSanitizer, 40 cycles of open, play, seek, seek exact, stop"
+  rm -rf "$logs/leak"; mkdir -p "$logs/leak"
+  swift build -c release --product reel-bench --sanitize=address --sanitize=undefined --scratch-path .build-asan 2>&1 | tail -1
+  clip=$logs/leak/clip.mp4
+  ffmpeg -v error -nostdin -y -f lavfi -i "testsrc2=size=640x360:rate=25:duration=4" -f lavfi -i "sine=frequency=440:duration=4" \
+    -c:v libx264 -preset veryfast -g 25 -pix_fmt yuv420p -c:a aac "$clip"
+  ASAN_OPTIONS="log_path=$logs/leak/report:detect_leaks=1:suppressions=$PWD/scripts/sanitizers/address.supp" \
+    LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/leak.supp:print_suppressions=1" \
+    .build-asan/release/reel-bench player-cycles "$clip" 40 || echo "player-cycles: exit $?"
+  summarise "$logs/leak" LeakSanitizer || verdict=1
+fi
+
+((verdict == 0)) && echo "sanitize: clean" || echo "sanitize: reports above (files under $logs)"
+exit "$verdict"

@@ -3,6 +3,8 @@
 // What Swift's Glibc module hides behind _GNU_SOURCE: recvmmsg (many datagrams in one
 // system call) and eventfd (to wake a thread sleeping in poll); and the socket's drop
 // count of SO_MEMINFO, which, unlike SO_RXQ_OVFL's, needs no later datagram to carry it.
+// Also malloc_trim from <malloc.h>, which the Glibc module leaves out.
+#include <malloc.h>
 #include <sys/socket.h>
 #include <linux/sock_diag.h>
 #include <sys/eventfd.h>

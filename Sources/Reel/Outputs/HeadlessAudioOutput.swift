@@ -23,19 +23,22 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     ///   - period: samples consumed at each tick of the virtual device.
     ///   - untimed: consume as fast as samples come, not on the monotonic clock.
     ///   - keepSamples: keep every sample consumed (first channel), for tests.
+    ///   - history: how many of the latest pulls ``pullLog`` keeps (10,000 is 100 s at
+    ///     the default period; a player that runs for days must not grow with its log).
     public init(format: AudioDeviceFormat = AudioDeviceFormat(sampleRate: 48000, channels: 2),
-                period: Int = 480, untimed: Bool = false, keepSamples: Bool = false) {
+                period: Int = 480, untimed: Bool = false, keepSamples: Bool = false, history: Int = 10_000) {
         self.format = format
         self.period = period
         self.untimed = untimed
         self.keepSamples = keepSamples
+        pulls = RecentLog(capacity: history)
     }
 
     /// The first channel of every sample consumed, in order, with the device time of the
     /// first one: sample `i` was heard at `start + i / sampleRate`, pauses excepted.
-    public var consumedSamples: [Float] { consumed.withLock { $0 } }
+    public var consumedSamples: [Float] { consumed.copy() }
     private var firstSampleTime: Double?
-    private var pulls: [(deviceTime: Double, sampleIndex: Int)] = []
+    private var pulls: RecentLog<(deviceTime: Double, sampleIndex: Int)>
     /// For tests, set before ``start(render:)``: once this many samples are consumed, the
     /// device plays `seconds` of its own silence, as a device underrun on a busy machine does.
     var dropout: (afterSamples: Int, seconds: Double)?
@@ -92,8 +95,9 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
         thread.start()
     }
 
-    /// Device time of each pull and how many samples had been consumed before it.
-    public var pullLog: [(deviceTime: Double, sampleIndex: Int)] { pullLock.withLock { _ in pulls } }
+    /// Device time of each pull and how many samples had been consumed before it: every
+    /// pull, or the latest `history` of them.
+    public var pullLog: [(deviceTime: Double, sampleIndex: Int)] { pullLock.withLock { _ in pulls.entries } }
 
     /// Holds or resumes pulling.
     public func setPaused(_ paused: Bool) { state.withLock { $0.paused = paused } }

@@ -2,8 +2,8 @@ import Dispatch
 import ReelCore
 import ReelFFmpeg
 
-/// A video output with no screen: it records what was presented and when, and can
-/// keep a snapshot of the frame on screen at a given time.
+/// A video output with no screen: it records what was presented and when (the most recent
+/// frames), and can keep a snapshot of the frame on screen at a given time.
 public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
     /// One presented frame: its media time and the device (monotonic) time it was shown.
     public struct Presentation: Sendable {
@@ -15,7 +15,7 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
         public var meanLuma: Double
     }
 
-    private let log = LockedValue<[Presentation]>([])
+    private let log: LockedValue<RecentLog<Presentation>>
     private let measureLuma: Bool
     private let snapshotRequests = LockedValue<[(time: Double, path: String)]>([])
     private let snapshotErrors = LockedValue<[String]>([])
@@ -24,9 +24,13 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
     /// frame handed over keeps its decoder buffer alive until it is written.
     private let snapshotWriter = DispatchQueue(label: "reel.headless.snapshot")
 
-    /// - Parameter measureLuma: compute each frame's mean luma (costs a pass over the picture).
-    public init(measureLuma: Bool = false) {
+    /// - Parameters:
+    ///   - measureLuma: compute each frame's mean luma (costs a pass over the picture).
+    ///   - history: how many of the latest presentations ``presentations`` keeps (10,000
+    ///     is some minutes; a player that runs for days must not grow with its log).
+    public init(measureLuma: Bool = false, history: Int = 10_000) {
         self.measureLuma = measureLuma
+        log = LockedValue(RecentLog(capacity: history))
     }
 
     /// Writes the frame on screen at media time `time` to a PNG file.
@@ -34,10 +38,10 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
         snapshotRequests.withLock { $0.append((time, path)) }
     }
 
-    /// Every frame shown so far, in order.
-    public var presentations: [Presentation] { log.withLock { $0 } }
+    /// The frames shown, in order: every one, or the latest `history` of them.
+    public var presentations: [Presentation] { log.withLock { $0.entries } }
     /// Why snapshots failed; complete once the output is closed (the player stopped).
-    public var errors: [String] { snapshotErrors.withLock { $0 } }
+    public var errors: [String] { snapshotErrors.copy() }
 
     public func present(_ frame: VideoFrame) {
         let now = monotonicSeconds()

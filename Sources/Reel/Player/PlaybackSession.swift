@@ -105,6 +105,9 @@ final class PlaybackSession: @unchecked Sendable {
         }
     }
 
+    // What the session's threads freed goes back to the system once its members are gone.
+    deinit { FreedMemory.releaseSoon() }
+
     /// Ends every thread and waits for them.
     func stop() {
         control.update { $0.aborted = true }

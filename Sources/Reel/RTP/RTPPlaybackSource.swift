@@ -158,11 +158,13 @@ private final class ErrorBox: @unchecked Sendable {
 
 extension RTPReceiver {
     /// Stops from any thread without suspending (a deinit, a player's thread): the
-    /// transport closes in the background; the receiving thread is waited for.
+    /// receiving thread is waited for, then the transport closes in the background. Not
+    /// before: the thread reads the transport's sockets until it ends (ThreadSanitizer
+    /// caught a socket closed under a read when the close came first).
     func stopSynchronously() {
-        let transport = self.transport
-        Task.detached { await transport.stop() }
         end(nil)
         blockUntilFinished()
+        let transport = self.transport
+        Task.detached { await transport.stop() }
     }
 }

@@ -73,7 +73,9 @@ public final class VAPPlayer: @unchecked Sendable {
     ///   - frameTap: where the frames shown go for other consumers; a new one by default.
     public init(path: String, configuration: Configuration = Configuration(), video: @escaping @Sendable () -> (any VideoOutput)?, audio: (any AudioOutput)?,
                 frameTap: FrameTap = .withLibswscaleFallback()) throws {
-        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        // Bounded, as the file player's: an endless loop nobody listens to must not pile up
+        // its frame events.
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         self.frameTap = frameTap
         self.configuration = configuration
         renderer = try VAPRenderer(path: path, layout: configuration.layout, content: configuration.content)

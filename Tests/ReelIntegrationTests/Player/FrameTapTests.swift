@@ -97,7 +97,7 @@ extension PlaybackTests {
             #expect((slow.longestFrameInterval ?? 1) < 0.08, "a presentation gap of \(slow.longestFrameInterval ?? 0) s")
             #expect(subscription.droppedFrames > 30, "a 100 ms/frame consumer of 25 fps must lose most frames")
             #expect(subscription.deliveredFrames + subscription.droppedFrames == shown)
-            let indices = handled.withLock { $0 }
+            let indices = handled.copy()
             #expect(indices == indices.sorted(), "frames reached the subscriber out of order")
         }
     }

@@ -21,7 +21,7 @@ final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {
     func idle(status: PlaybackStatus) -> [UserCommand] { [] }
     func close() {}
 
-    var shown: [Shown] { log.withLock { $0 } }
+    var shown: [Shown] { log.copy() }
     var count: Int { log.withLock { $0.count } }
 }
 
@@ -36,7 +36,7 @@ final class EventLog: @unchecked Sendable {
         }
     }
 
-    var all: [PlayerEvent] { events.withLock { $0 } }
+    var all: [PlayerEvent] { events.copy() }
     var states: [PlayerState] { all.compactMap { if case .stateChanged(let state) = $0 { state } else { nil } } }
 
     /// Waits until `predicate` holds for some event, up to `timeout` seconds (without

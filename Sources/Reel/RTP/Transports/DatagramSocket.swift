@@ -1,13 +1,16 @@
 import CSocket
 import Foundation
 import ReelCore
+import ReelFFmpeg
 
 /// A bound UDP socket read in batches: one `recvmmsg` takes every datagram waiting (up to
 /// `slots` a call), each with the kernel's arrival time, so a thread that wakes every few
 /// milliseconds keeps exact arrival times for the jitter statistics. One wake and one
 /// system call per packet cost more than the packet itself at 20 Mbit/s.
 ///
-/// Reading and sending belong to one thread; `close()` comes after that thread is done.
+/// Reading and sending belong to one thread; `close()` comes after that thread is done,
+/// from any thread, as often as it comes (a source that fails to open and is then released
+/// closes twice, from two tasks).
 final class DatagramSocket: @unchecked Sendable {
     static let slots = 32
     /// UDP's largest payload (65,507 bytes) fits a slot.
@@ -25,10 +28,13 @@ final class DatagramSocket: @unchecked Sendable {
     /// Datagrams the kernel dropped because the socket's buffer was full, up to now (the
     /// count SO_RXQ_OVFL would attach only to a datagram queued after the drops).
     var kernelDrops: Int {
-        if isOpen { lastKernelDrops = max(lastKernelDrops, reel_socket_drops(descriptor)) }
-        return lastKernelDrops
+        openness.withLock { state in
+            if state.open { state.drops = max(state.drops, reel_socket_drops(descriptor)) }
+            return state.drops
+        }
     }
-    private var lastKernelDrops = 0
+    /// Whether the descriptor is open, and the drops counted when it was last asked.
+    private let openness = LockedValue((open: true, drops: 0))
     /// Where the last datagram came from.
     private(set) var lastSender: (address: sockaddr_storage, length: socklen_t)?
 
@@ -85,13 +91,15 @@ final class DatagramSocket: @unchecked Sendable {
         controls.deallocate()
     }
 
-    private var isOpen = true
+    private var isOpen: Bool { openness.withLock { $0.open } }
 
     func close() {
-        guard isOpen else { return }
-        _ = kernelDrops
-        isOpen = false
-        _ = Glibc.close(descriptor)
+        openness.withLock { state in
+            guard state.open else { return }
+            state.drops = max(state.drops, reel_socket_drops(descriptor))
+            state.open = false
+            _ = Glibc.close(descriptor)
+        }
     }
 
     /// Reads the datagrams waiting, up to about `limit`, without blocking; returns how many arrived.

@@ -15,7 +15,6 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     private let state = LockedValue<(running: Bool, paused: Bool)>((false, false))
     private let consumed = LockedValue<[Float]>([])
     private let keepSamples: Bool
-    private var thread: Thread?
     private let stopped = DispatchSemaphore(value: 0)
 
     /// - Parameters:
@@ -46,6 +45,8 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
 
     public func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, Double) -> Void) throws {
         state.withLock { $0.running = true }
+        // The thread keeps this output while it runs; kept by it in turn, the pair and the
+        // renderer the closure holds would never be freed (LeakSanitizer found one per player).
         let thread = Thread { [self] in
             defer { stopped.signal() }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: period * format.bytesPerFrame, alignment: 16)
@@ -91,7 +92,6 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
         }
         thread.name = "reel.audio.headless"
         thread.qualityOfService = .userInteractive
-        self.thread = thread
         thread.start()
     }
 

@@ -16,27 +16,29 @@ if arguments.first == "rtp-depacketize", let path = arguments.dropFirst().first 
     print("\(figures.packets) packets \(figures.accessUnits) access-units \(Int(figures.packetsPerSecond)) packets/s")
     exit(0)
 }
+/// Runs one of the long-running workloads: its line on success, exit 1 with the error.
+func runWorkload(_ name: String, _ body: () async throws -> String) async -> Never {
+    do {
+        print("\(name): " + (try await body()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
+        exit(1)
+    }
+}
 // reel-bench player-churn FILE SECONDS [SEED]: the soak's restless user (scripts/soak.sh).
 if arguments.first == "player-churn", arguments.count >= 3, let seconds = Double(arguments.dropFirst(2).first!) {
     let seed = arguments.dropFirst(3).first.flatMap { UInt64($0) } ?? 1
-    do {
+    await runWorkload("player-churn") {
         let calls = try await PlayerChurn(seconds: seconds, seed: seed).run(arguments.dropFirst().first!)
-        print("player-churn: " + calls.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("player-churn: \(error)\n".utf8))
-        exit(1)
+        return calls.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }
 }
 // reel-bench player-cycles FILE N: LeakSanitizer's open/play/seek/stop loop (scripts/sanitize.sh).
 if arguments.first == "player-cycles", arguments.count >= 3, let cycles = Int(arguments.dropFirst(2).first!) {
-    do {
+    await runWorkload("player-cycles") {
         try await PlayerCycles.run(arguments.dropFirst().first!, cycles: cycles)
-        print("player-cycles: \(cycles) cycles")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("player-cycles: \(error)\n".utf8))
-        exit(1)
+        return "\(cycles) cycles"
     }
 }
 if arguments.first == "vap" {

@@ -28,15 +28,8 @@ final class SDLPanoramaControl {
         var settings = self.settings
         settings.view = settings.view.squarePixels(width: settings.isVR ? width / 2 : width, height: height)
         do {
-            let source: PixelBuffer
-            if let wrapped = try? PixelBuffer(wrapping: frame), wrapped.format == .i420 {
-                source = wrapped
-            } else {
-                source = try PixelBuffer(format: .i420, width: frame.width, height: frame.height, matrix: YUVMatrix(frame.color.matrix),
-                                         range: frame.color.range == .full ? .full : .limited)
-                try converter.convert(frame, into: source, flags: .reelExact)
-            }
-            let picture = try renderer.render(source, settings: settings, width: width, height: height, interactive: interactive)
+            let picture = try renderer.render(converter.i420Picture(of: frame), settings: settings, width: width, height: height,
+                                              interactive: interactive)
             awaitingExactMaps = renderer.lastRenderWasApproximate
             return picture
         } catch {

@@ -11,13 +11,13 @@ struct PanoramaBenchmark {
     var width = 1280, height = 720
 
     /// Median milliseconds to build one map.
-    func mapBuildMilliseconds(interpolation: PanoramaInterpolation, precision: EquirectangularMap.Precision = .exact,
+    func mapBuildMilliseconds(interpolation: PanoramaInterpolation, precision: PanoramaMap.Precision = .exact,
                               threads: Int = 1) throws -> Double {
         var times: [Double] = []
         for run in 0..<runs {
             let view = PanoramaView(yaw: Float(run * 7), pitch: 10, horizontalFOV: 90).squarePixels(width: width, height: height)
             let start = DispatchTime.now().uptimeNanoseconds
-            _ = try EquirectangularMap(view: view, sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
+            _ = try PanoramaMap(view: view, sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
                                        interpolation: interpolation, precision: precision, threads: threads)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
@@ -27,7 +27,7 @@ struct PanoramaBenchmark {
     /// Median frames per second of remapping three planes.
     func remapFramesPerSecond(threads: Int, interpolation: PanoramaInterpolation) throws -> Double {
         let view = PanoramaView(yaw: 30, pitch: 10, horizontalFOV: 90).squarePixels(width: width, height: height)
-        let map = try EquirectangularMap(view: view, sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
+        let map = try PanoramaMap(view: view, sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
                                          interpolation: interpolation)
         // Three full-size planes, as v360 projects planar RGB.
         let sourceBuffers = try (0..<3).map { _ in try PixelBuffer(format: .i420, width: sourceWidth, height: sourceHeight) }

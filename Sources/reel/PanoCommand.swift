@@ -12,15 +12,18 @@ struct PanoCommand: AsyncParsableCommand {
 struct PanoRenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Reframe an equirectangular 360° video into a flat one, with its audio.",
+        abstract: "Reframe a 360° video into a flat one, with its audio.",
         discussion: """
             The view is fixed (--yaw, --pitch, --roll, --fov) or follows --path, a JSON file of \
             keyframes: {"keyframes": [{"time": 0, "yaw": 0, "pitch": 0, "fov": 90}, {"time": 5, "yaw": 120}]}. \
-            Video is encoded with libx264; the first audio stream is copied.
+            Video is encoded with libx264; the first audio stream is copied. The source's projection \
+            comes from its spherical metadata, or --projection (equirectangular when neither says).
             """)
 
-    @Argument(help: "An equirectangular video.")
+    @Argument(help: "A 360° video.")
     var input: String
+
+    @OptionGroup(title: "Source projection") var source: ProjectionOptions
 
     @Option(name: .shortAndLong, help: "The flat video to write (.mp4, .mkv, .mov).")
     var output: String
@@ -65,7 +68,9 @@ struct PanoRenderCommand: AsyncParsableCommand {
                 throw fail("--path \(path): not a keyframe file (\(error.localizedDescription))")
             }
         }
-        let settings = PanoramaSettings(view: PanoramaView(yaw: yaw, pitch: pitch, roll: roll, horizontalFOV: fov),
+        guard !source.isFlat else { throw fail("--projection flat: a flat video has no 360° view to render") }
+        let projection = try source.named() ?? SphericalMetadata.read(path: input)?.panoramaProjection ?? .equirectangular
+        let settings = PanoramaSettings(view: PanoramaView(yaw: yaw, pitch: pitch, roll: roll, horizontalFOV: fov), projection: projection,
                                         stereo: StereoLayout(rawValue: stereo) ?? .mono,
                                         interpolation: interp == "near" ? .nearest : .bilinear)
         var configured = PanoramaExport(input: input, output: output, settings: settings, width: width, height: height, path: cameraPath)

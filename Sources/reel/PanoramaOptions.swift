@@ -3,8 +3,7 @@ import Reel
 
 /// How to show a 360° video: detected from the file's spherical metadata, or as asked.
 struct PanoramaOptions: ParsableArguments {
-    @Option(help: "equirect or flat; by default the file's spherical metadata decides.")
-    var projection: String?
+    @OptionGroup var source: ProjectionOptions
 
     @Option(help: "Stereo layout of the source: tb (left eye on top), lr or mono; by default from the metadata.")
     var stereo: String?
@@ -25,19 +24,21 @@ struct PanoramaOptions: ParsableArguments {
     var vr = false
 
     func validate() throws {
-        if let projection, !["equirect", "flat"].contains(projection) { throw ValidationError("--projection must be equirect or flat") }
+        try source.validate()
         if let stereo, StereoLayout(rawValue: stereo) == nil { throw ValidationError("--stereo must be tb, lr or mono") }
         guard (30...120).contains(fov) else { throw ValidationError("--fov must be between 30 and 120") }
         if let pitch, !(-90...90).contains(pitch) { throw ValidationError("--pitch must be between -90 and 90") }
     }
 
     /// The 360° settings for `input`, or nil to show it flat.
-    func settings(for input: String) -> PanoramaSettings? {
-        let metadata = projection == nil || stereo == nil || yaw == nil ? SphericalMetadata.read(path: input) : nil
-        let isEquirectangular = projection.map { $0 == "equirect" } ?? (metadata?.projection == .equirectangular)
-        guard isEquirectangular else { return nil }
+    func settings(for input: String) throws -> PanoramaSettings? {
+        guard !source.isFlat else { return nil }
+        let named = try source.named()
+        let metadata = named == nil || stereo == nil || yaw == nil ? SphericalMetadata.read(path: input) : nil
+        guard let projection = named ?? metadata?.panoramaProjection else { return nil }
         let pose = metadata?.pose
         let view = PanoramaView(yaw: yaw ?? pose?.yaw ?? 0, pitch: pitch ?? pose?.pitch ?? 0, roll: roll ?? pose?.roll ?? 0, horizontalFOV: fov)
-        return PanoramaSettings(view: view, stereo: stereo.flatMap(StereoLayout.init(rawValue:)) ?? metadata?.stereo ?? .mono, isVR: vr)
+        return PanoramaSettings(view: view, projection: projection, stereo: stereo.flatMap(StereoLayout.init(rawValue:)) ?? metadata?.stereo ?? .mono,
+                                isVR: vr)
     }
 }

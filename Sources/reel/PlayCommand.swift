@@ -101,7 +101,7 @@ struct PlayCommand: AsyncParsableCommand {
             player = Player(configuration: configuration, frameTap: frameTap, videoOutput: { headlessVideo },
                             audioOutput: { [untimed] in HeadlessAudioOutput(untimed: untimed) })
         } else {
-            let settings = panorama.settings(for: input)
+            let settings = try panorama.settings(for: input)
             guard let outputs = WindowOutputs.make(title: "Reel — \(input)", frameTap: frameTap, pictureInPicture: pip, panorama: settings) else {
                 throw fail("no display to open a window on (DISPLAY is not set); run with --headless to play without one")
             }

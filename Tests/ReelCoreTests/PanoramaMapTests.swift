@@ -2,9 +2,9 @@ import Testing
 @testable import ReelCore
 
 @Suite struct PanoramaMapTests {
-    static func map(_ view: PanoramaView, precision: EquirectangularMap.Precision = .exact, threads: Int = 1,
-                    interpolation: PanoramaInterpolation = .nearest) throws -> EquirectangularMap {
-        try EquirectangularMap(view: view.squarePixels(width: 320, height: 180), sourceWidth: 1024, sourceHeight: 512,
+    static func map(_ view: PanoramaView, precision: PanoramaMap.Precision = .exact, threads: Int = 1,
+                    interpolation: PanoramaInterpolation = .nearest) throws -> PanoramaMap {
+        try PanoramaMap(view: view.squarePixels(width: 320, height: 180), sourceWidth: 1024, sourceHeight: 512,
                                width: 320, height: 180, interpolation: interpolation, precision: precision, threads: threads)
     }
 
@@ -50,10 +50,10 @@ import Testing
     }
 
     @Test func badViewsAndSizesAreErrors() {
-        #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(horizontalFOV: 0), sourceWidth: 64, sourceHeight: 32, width: 8, height: 8) }
-        #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(horizontalFOV: 180), sourceWidth: 64, sourceHeight: 32, width: 8, height: 8) }
-        #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(), sourceWidth: 0, sourceHeight: 32, width: 8, height: 8) }
-        #expect(throws: PanoramaError.self) { try EquirectangularMap(view: PanoramaView(), sourceWidth: 64, sourceHeight: 32, width: 100_000, height: 8) }
+        #expect(throws: PanoramaError.self) { try PanoramaMap(view: PanoramaView(horizontalFOV: 0), sourceWidth: 64, sourceHeight: 32, width: 8, height: 8) }
+        #expect(throws: PanoramaError.self) { try PanoramaMap(view: PanoramaView(horizontalFOV: 180), sourceWidth: 64, sourceHeight: 32, width: 8, height: 8) }
+        #expect(throws: PanoramaError.self) { try PanoramaMap(view: PanoramaView(), sourceWidth: 0, sourceHeight: 32, width: 8, height: 8) }
+        #expect(throws: PanoramaError.self) { try PanoramaMap(view: PanoramaView(), sourceWidth: 64, sourceHeight: 32, width: 100_000, height: 8) }
     }
 }
 
@@ -95,7 +95,7 @@ extension PanoramaMapTests {
     @Test(arguments: PanoramaInterpolation.allCases)
     func anyStrideGivesTheSamePicture(interpolation: PanoramaInterpolation) throws {
         let view = PanoramaView(yaw: 178, pitch: -70, horizontalFOV: 100).squarePixels(width: 64, height: 40)
-        let map = try EquirectangularMap(view: view, sourceWidth: 256, sourceHeight: 128, width: 64, height: 40, interpolation: interpolation)
+        let map = try PanoramaMap(view: view, sourceWidth: 256, sourceHeight: 128, width: 64, height: 40, interpolation: interpolation)
         var rng = SystemRandomNumberGenerator()
         let packed = HeapStorage(byteCount: 256 * 128), padded = HeapStorage(byteCount: 300 * 128)
         for row in 0..<128 {
@@ -150,5 +150,61 @@ extension PanoramaMapTests {
         let pair = try renderer.render(source, settings: settings, width: 128, height: 36)
         let left = Int(pair.planes[0].row(18)[32 * 4]), right = Int(pair.planes[0].row(18)[96 * 4])
         #expect(abs(left - (60 - 16) * 255 / 219) <= 1 && abs(right - (200 - 16) * 255 / 219) <= 1, "eyes \(left), \(right)")
+    }
+}
+
+@Suite struct PanoramaProjectionTests {
+    @Test func namesRoundTripAndV360sShortNamesAreTaken() {
+        for name in PanoramaProjection.names { #expect(PanoramaProjection(name: name)?.name == name) }
+        #expect(PanoramaProjection(name: "e") == .equirectangular && PanoramaProjection(name: "he") == .halfEquirectangular)
+        #expect(PanoramaProjection(name: "flat") == nil && PanoramaProjection(name: "") == nil)
+    }
+
+    @Test func cubemapLayoutsAreCheckedLikeV360sOptions() throws {
+        #expect(try CubemapLayout(faceOrder: "FBRLUD", faceRotations: "012302").faceOrder == "fbrlud")
+        #expect(throws: PanoramaError.invalidFaceOrder("rludf")) { try CubemapLayout(faceOrder: "rludf") }
+        #expect(throws: PanoramaError.invalidFaceOrder("rrudfb")) { try CubemapLayout(faceOrder: "rrudfb") }
+        #expect(throws: PanoramaError.invalidFaceOrder("rludfx")) { try CubemapLayout(faceOrder: "rludfx") }
+        #expect(throws: PanoramaError.invalidFaceRotations("000004")) { try CubemapLayout(faceRotations: "000004") }
+        #expect(throws: PanoramaError.invalidFaceRotations("0000")) { try CubemapLayout(faceRotations: "0000") }
+        #expect(throws: PanoramaError.invalidPadding(-1)) { try CubemapLayout(padding: -1) }
+    }
+
+    /// Sources too small for their faces, padding that leaves no face and impossible lenses
+    /// are errors before anything is allocated.
+    @Test func sourcesThatCannotHoldTheProjectionAreErrors() throws {
+        let view = PanoramaView()
+        func map(_ projection: PanoramaProjection, _ width: Int, _ height: Int) throws {
+            _ = try PanoramaMap(view: view, projection: projection, sourceWidth: width, sourceHeight: height, width: 8, height: 8)
+        }
+        #expect(throws: PanoramaError.tooSmallForProjection("c3x2", width: 2, height: 2)) { try map(.cubemap3x2(.standard), 2, 2) }
+        #expect(throws: PanoramaError.tooSmallForProjection("c6x1", width: 5, height: 1)) { try map(.cubemap6x1(.standard), 5, 1) }
+        #expect(throws: PanoramaError.tooSmallForProjection("eac", width: 3, height: 1)) { try map(.equiAngularCubemap, 3, 1) }
+        #expect(throws: PanoramaError.tooSmallForProjection("dfisheye", width: 1, height: 1)) { try map(.dualFisheye(fieldOfView: 180), 1, 1) }
+        #expect(throws: PanoramaError.invalidLensFieldOfView(0)) { try map(.dualFisheye(fieldOfView: 0), 64, 32) }
+        #expect(throws: PanoramaError.invalidLensFieldOfView(361)) { try map(.dualFisheye(fieldOfView: 361), 64, 32) }
+        #expect(throws: PanoramaError.invalidPadding(8)) { try map(.cubemap3x2(try CubemapLayout(padding: 8)), 48, 32) }
+        // The smallest sources that can be sampled are, on every cell.
+        for projection: PanoramaProjection in [.halfEquirectangular, .cubemap3x2(.standard), .equiAngularCubemap, .dualFisheye(fieldOfView: 190)] {
+            try map(projection, 3, 2)
+        }
+        try map(.cubemap6x1(.standard), 6, 1)
+    }
+
+    /// Every cell of every map lies inside the source, for views all round the sphere.
+    @Test(arguments: [PanoramaProjection.halfEquirectangular, .cubemap3x2(.standard), .cubemap6x1(try! CubemapLayout(faceOrder: "fbudlr", faceRotations: "123012", padding: 3)),
+                      .equiAngularCubemap, .dualFisheye(fieldOfView: 200)])
+    func everyCellIsInsideTheSource(projection: PanoramaProjection) throws {
+        let (sourceWidth, sourceHeight) = projection == .cubemap6x1(try CubemapLayout(faceOrder: "fbudlr", faceRotations: "123012", padding: 3)) ? (301, 50) : (301, 203)
+        for yaw in stride(from: -180 as Float, through: 180, by: 45) {
+            for pitch in stride(from: -90 as Float, through: 90, by: 30) {
+                let map = try PanoramaMap(view: PanoramaView(yaw: yaw, pitch: pitch, roll: yaw / 3, horizontalFOV: 120).squarePixels(width: 64, height: 48),
+                                          projection: projection, sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: 64, height: 48)
+                let limit = Int32(sourceWidth * sourceHeight)
+                // A regular bilinear block's bottom-right cell is inside too.
+                #expect(map.offsets.allSatisfy { $0 >= 0 ? $0 + Int32(sourceWidth) + 1 < limit : Int(-$0 - 1) * 4 < map.irregular.count })
+                #expect(map.irregular.allSatisfy { $0 >= 0 && $0 < limit })
+            }
+        }
     }
 }

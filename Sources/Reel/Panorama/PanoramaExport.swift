@@ -54,14 +54,7 @@ public struct PanoramaExport: Sendable {
             var settings = settings
             if let path { settings.view = path.view(at: seconds, roll: settings.view.roll) }
             settings.view = settings.view.squarePixels(width: width, height: height)
-            let source: PixelBuffer
-            if let wrapped = try? PixelBuffer(wrapping: frame), wrapped.format == .i420 {
-                source = wrapped
-            } else {
-                source = try PixelBuffer(format: .i420, width: frame.width, height: frame.height)
-                try converter.convert(frame, into: source, flags: .reelExact)
-            }
-            try writer.write(renderer.renderFlat(source, settings: settings, width: width, height: height),
+            try writer.write(renderer.renderFlat(converter.i420Picture(of: frame, keepingColour: false), settings: settings, width: width, height: height),
                              pts: MediaTime(ticks: pts, timeBase: frame.timeBase)?.ticks(in: timeBase) ?? pts)
             written += 1
             if duration > 0 { progress(min(max(seconds / duration, 0), 1)) }

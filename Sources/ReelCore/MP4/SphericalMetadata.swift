@@ -19,9 +19,33 @@ public struct SphericalMetadata: Sendable, Equatable {
     public var pose: (yaw: Float, pitch: Float, roll: Float)
     /// Which version of the metadata said so.
     public var version: Int
+    /// An equirectangular picture's crop (V2's `equi` box): the share of the whole sphere's
+    /// picture cut from each side, in 0.32 fixed point (0 for a full 360°).
+    public var bounds: (top: UInt32, bottom: UInt32, left: UInt32, right: UInt32) = (0, 0, 0, 0)
+    /// A cubemap's layout (V2's `cbmp`; 0 is the 3×2 grid) and the padding of its faces in pixels.
+    public var cubemap: (layout: UInt32, padding: UInt32)?
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.projection == b.projection && a.stereo == b.stereo && a.pose == b.pose && a.version == b.version
+        a.projection == b.projection && a.stereo == b.stereo && a.pose == b.pose && a.version == b.version && a.bounds == b.bounds
+            && a.cubemap?.layout == b.cubemap?.layout && a.cubemap?.padding == b.cubemap?.padding
+    }
+
+    /// How Reel shows what the metadata describes, or nil where it cannot (a mesh, a cubemap
+    /// layout other than 0, an equirectangular crop other than VR180's).
+    public var panoramaProjection: PanoramaProjection? {
+        switch projection {
+        case .equirectangular:
+            if bounds == (0, 0, 0, 0) { return .equirectangular }
+            // VR180: a quarter of the width cut from each side, nothing from top and bottom.
+            if bounds == (0, 0, 1 << 30, 1 << 30) { return .halfEquirectangular }
+            return nil
+        case .cubemap:
+            guard let cubemap, cubemap.layout == 0, let padding = Int(exactly: cubemap.padding),
+                  let layout = try? CubemapLayout.sphericalVideoV2(padding: padding) else { return nil }
+            return .cubemap3x2(layout)
+        case .mesh:
+            return nil
+        }
     }
 
     /// Spherical Video V1's `uuid` box type.
@@ -79,19 +103,28 @@ public struct SphericalMetadata: Sendable, Equatable {
         } else {
             return nil
         }
+        func word(_ body: [UInt8], _ at: Int) -> UInt32 {
+            UInt32(body[at]) << 24 | UInt32(body[at + 1]) << 16 | UInt32(body[at + 2]) << 8 | UInt32(body[at + 3])
+        }
+        var bounds: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        var cubemap: (UInt32, UInt32)?
+        if let equi = projBoxes.first(where: { $0.type == "equi" }), let body = try source.body(of: equi, limit: 64), body.count >= 20 {
+            bounds = (word(body, 4), word(body, 8), word(body, 12), word(body, 16))
+        }
+        if let cbmp = projBoxes.first(where: { $0.type == "cbmp" }), let body = try source.body(of: cbmp, limit: 64), body.count >= 12 {
+            cubemap = (word(body, 4), word(body, 8))
+        }
         var pose: (Float, Float, Float) = (0, 0, 0)
         if let prhd = projBoxes.first(where: { $0.type == "prhd" }), let body = try source.body(of: prhd, limit: 64), body.count >= 16 {
             // Version and flags, then yaw, pitch, roll in 16.16 fixed-point degrees.
-            func fixed(_ at: Int) -> Float {
-                Float(Int32(bitPattern: UInt32(body[at]) << 24 | UInt32(body[at + 1]) << 16 | UInt32(body[at + 2]) << 8 | UInt32(body[at + 3]))) / 65536
-            }
+            func fixed(_ at: Int) -> Float { Float(Int32(bitPattern: word(body, at))) / 65536 }
             pose = (fixed(4), fixed(8), fixed(12))
         }
         var stereo = StereoLayout.mono
         if let st3d = boxes.first(where: { $0.type == "st3d" }), let body = try source.body(of: st3d, limit: 64), body.count >= 5 {
             stereo = body[4] == 1 ? .topBottom : body[4] == 2 ? .leftRight : .mono
         }
-        return SphericalMetadata(projection: projection, stereo: stereo, pose: pose, version: 2)
+        return SphericalMetadata(projection: projection, stereo: stereo, pose: pose, version: 2, bounds: bounds, cubemap: cubemap)
     }
 
     /// The V1 XML: `<GSpherical:Spherical>true`, `ProjectionType`, `StereoMode`, and the

@@ -12,7 +12,7 @@ struct CoarseGrid: Sendable {
     private let width: Int
     private let height: Int
 
-    init(geometry: EquirectangularMap.Geometry, step: Int) {
+    init(geometry: PanoramaMap.Geometry, step: Int) {
         self.step = step
         width = Int(geometry.width)
         height = Int(geometry.height)

@@ -18,7 +18,7 @@ public struct LensDistortionMap: Sendable {
 
     /// - Parameters: width, height: the eye's viewport, and the size of its undistorted picture.
     public init(width: Int, height: Int, distortion: LensDistortion) throws {
-        guard width > 1, height > 1, width <= EquirectangularMap.maxDimension, height <= EquirectangularMap.maxDimension else {
+        guard width > 1, height > 1, width <= PanoramaMap.maxDimension, height <= PanoramaMap.maxDimension else {
             throw PanoramaError.invalidSize(min(width, height))
         }
         self.width = width

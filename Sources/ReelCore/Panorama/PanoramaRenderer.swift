@@ -9,6 +9,8 @@ import Darwin
 public struct PanoramaSettings: Sendable, Hashable {
     /// Where the viewer looks.
     public var view: PanoramaView
+    /// How the source (each eye's part of it) covers the sphere.
+    public var projection: PanoramaProjection
     /// Which part of the source one eye sees.
     public var stereo: StereoLayout
     /// Two eyes side by side, warped for a VR viewer's lenses.
@@ -18,10 +20,11 @@ public struct PanoramaSettings: Sendable, Hashable {
     /// How output pixels are sampled.
     public var interpolation: PanoramaInterpolation
 
-    /// Settings; a mono, flat, bilinear view straight ahead by default.
-    public init(view: PanoramaView = PanoramaView(), stereo: StereoLayout = .mono, isVR: Bool = false,
-                distortion: LensDistortion = .cardboard, interpolation: PanoramaInterpolation = .bilinear) {
+    /// Settings; a mono, flat, bilinear view of an equirectangular source straight ahead by default.
+    public init(view: PanoramaView = PanoramaView(), projection: PanoramaProjection = .equirectangular, stereo: StereoLayout = .mono,
+                isVR: Bool = false, distortion: LensDistortion = .cardboard, interpolation: PanoramaInterpolation = .bilinear) {
         self.view = view
+        self.projection = projection
         self.stereo = stereo
         self.isVR = isVR
         self.distortion = distortion
@@ -29,13 +32,13 @@ public struct PanoramaSettings: Sendable, Hashable {
     }
 }
 
-/// Turns equirectangular I420 frames into flat BGRA views (or VR pairs of eyes), keeping
+/// Turns 360° I420 frames of any ``PanoramaProjection`` into flat BGRA views (or VR pairs of eyes), keeping
 /// the maps of the current view, and building exact maps in the background while an
 /// interactive view moves. Render from one thread at a time.
 public final class PanoramaRenderer: @unchecked Sendable {
     private let threads: Int
     private let lock = ConditionLock()
-    private var maps: [MapKey: EquirectangularMap] = [:]
+    private var maps: [MapKey: PanoramaMap] = [:]
     private var distortionMaps: [DistortionKey: LensDistortionMap] = [:]
     private var pending: Set<MapKey> = []
     /// The maps the latest picture asked for: a moving view leaves older ones unbuilt.
@@ -46,6 +49,7 @@ public final class PanoramaRenderer: @unchecked Sendable {
     /// What a map depends on: the view, the kernel, the source plane and the output size.
     struct MapKey: Hashable {
         var view: PanoramaView
+        var projection: PanoramaProjection
         var interpolation: PanoramaInterpolation
         var sourceWidth: Int, sourceHeight: Int, sourceStride: Int
         var width: Int, height: Int
@@ -86,15 +90,15 @@ public final class PanoramaRenderer: @unchecked Sendable {
             var picture: PixelBuffer?
             for (index, eye) in [Eye.left, .right].enumerated() {
                 if picture == nil || settings.stereo != .mono {
-                    picture = try project(source, eye: eye, stereo: settings.stereo, view: eyeView, interpolation: settings.interpolation,
-                                          width: eyeWidth, height: height, interactive: interactive)
+                    picture = try project(source, eye: eye, settings: settings, view: eyeView, width: eyeWidth, height: height,
+                                          interactive: interactive)
                 }
                 distortion.apply(picture!.planes[0], into: output.planes[0], atColumn: index * eyeWidth, redFirst: false)
             }
             if width % 2 == 1 { for row in 0..<height { (output.planes[0].row(row) + (width - 1) * 4).update(repeating: 0, count: 4) } }
         } else {
-            try projectYUV(source, eye: .left, stereo: settings.stereo, view: settings.view, interpolation: settings.interpolation,
-                           width: width, height: height, interactive: interactive).convert(into: output)
+            try projectYUV(source, eye: .left, settings: settings, view: settings.view, width: width, height: height,
+                           interactive: interactive).convert(into: output)
         }
         return output
     }
@@ -102,23 +106,22 @@ public final class PanoramaRenderer: @unchecked Sendable {
     /// The flat view of `source` (I420) as I420, for encoding: no colour conversion.
     public func renderFlat(_ source: PixelBuffer, settings: PanoramaSettings, width: Int, height: Int) throws -> PixelBuffer {
         guard source.format == .i420 else { throw PixelConversionError.unsupportedConversion(from: source.format, to: .i420) }
-        return try projectYUV(source, eye: .left, stereo: settings.stereo, view: settings.view, interpolation: settings.interpolation,
-                              width: width, height: height, interactive: false)
+        return try projectYUV(source, eye: .left, settings: settings, view: settings.view, width: width, height: height, interactive: false)
     }
 
     /// One eye's flat view, BGRA.
-    private func project(_ source: PixelBuffer, eye: Eye, stereo: StereoLayout, view: PanoramaView,
-                         interpolation: PanoramaInterpolation, width: Int, height: Int, interactive: Bool) throws -> PixelBuffer {
-        let flat = try projectYUV(source, eye: eye, stereo: stereo, view: view, interpolation: interpolation, width: width, height: height,
-                                  interactive: interactive)
+    private func project(_ source: PixelBuffer, eye: Eye, settings: PanoramaSettings, view: PanoramaView,
+                         width: Int, height: Int, interactive: Bool) throws -> PixelBuffer {
+        let flat = try projectYUV(source, eye: eye, settings: settings, view: view, width: width, height: height, interactive: interactive)
         let bgra = try pool.makeBuffer(format: .bgra, width: width, height: height)
         try flat.convert(into: bgra)
         return bgra
     }
 
-    private func projectYUV(_ source: PixelBuffer, eye: Eye, stereo: StereoLayout, view: PanoramaView,
-                            interpolation: PanoramaInterpolation, width: Int, height: Int, interactive: Bool) throws -> PixelBuffer {
-        let region = stereo.region(of: eye, width: source.width, height: source.height)
+    /// One eye's flat view, I420; `view` may differ from the settings' (a VR eye's is wider).
+    private func projectYUV(_ source: PixelBuffer, eye: Eye, settings: PanoramaSettings, view: PanoramaView,
+                            width: Int, height: Int, interactive: Bool) throws -> PixelBuffer {
+        let region = settings.stereo.region(of: eye, width: source.width, height: source.height)
         let flat = try pool.makeBuffer(format: .i420, width: width, height: height, matrix: source.matrix, range: source.range)
         for plane in 0..<3 {
             // Each plane has its own map, at its own size (4:2:0 chroma is half), as v360 does.
@@ -127,7 +130,8 @@ public final class PanoramaRenderer: @unchecked Sendable {
             let eyePlane = PixelPlane(baseAddress: input.baseAddress + (region.y / scale) * input.bytesPerRow + region.x / scale,
                                       bytesPerRow: input.bytesPerRow,
                                       rowByteCount: (region.width + scale - 1) / scale, rowCount: (region.height + scale - 1) / scale)
-            let key = MapKey(view: view, interpolation: interpolation, sourceWidth: eyePlane.rowByteCount, sourceHeight: eyePlane.rowCount,
+            let key = MapKey(view: view, projection: settings.projection, interpolation: settings.interpolation,
+                             sourceWidth: eyePlane.rowByteCount, sourceHeight: eyePlane.rowCount,
                              sourceStride: eyePlane.bytesPerRow, width: output.rowByteCount, height: output.rowCount)
             try map(for: key, interactive: interactive).remap(eyePlane, into: output, threads: threads)
         }
@@ -136,10 +140,10 @@ public final class PanoramaRenderer: @unchecked Sendable {
 
     /// The exact map for `key` if there is one; otherwise an interactive one now and the
     /// exact one later (when `interactive`), or the exact one now.
-    private func map(for key: MapKey, interactive: Bool) throws -> EquirectangularMap {
+    private func map(for key: MapKey, interactive: Bool) throws -> PanoramaMap {
         if let map = lock.withLock({ maps[key] }) { return map }
-        @Sendable func build(_ precision: EquirectangularMap.Precision) throws -> EquirectangularMap {
-            try EquirectangularMap(view: key.view, sourceWidth: key.sourceWidth, sourceHeight: key.sourceHeight,
+        @Sendable func build(_ precision: PanoramaMap.Precision) throws -> PanoramaMap {
+            try PanoramaMap(view: key.view, projection: key.projection, sourceWidth: key.sourceWidth, sourceHeight: key.sourceHeight,
                                    width: key.width, height: key.height, interpolation: key.interpolation,
                                    sourceStride: key.sourceStride, precision: precision, threads: threads)
         }
@@ -164,7 +168,7 @@ public final class PanoramaRenderer: @unchecked Sendable {
     }
 
     /// Keeps the maps of the latest views only (a moving view makes many).
-    private func store(_ map: EquirectangularMap, for key: MapKey) {
+    private func store(_ map: PanoramaMap, for key: MapKey) {
         lock.withLock {
             if maps.count >= 12 { maps.removeAll() }
             maps[key] = map

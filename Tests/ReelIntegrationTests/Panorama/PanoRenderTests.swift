@@ -54,6 +54,39 @@ import Testing
         #expect(ours[12] != ours[0] && ours[12] != ours[25], "between keyframes the view moves")
     }
 
+    /// Sources of the other projections, made from the equirectangular clip by v360 itself:
+    /// `reel pano render` of each is v360's view of it, frame for frame. The cubemap is
+    /// tagged with Spherical Video V2's `cbmp` (YouTube's layout, 4 pixels of padding) and
+    /// needs no --projection.
+    @Test(arguments: [
+        ("eac", "output=eac:w=768:h=512", ["--projection", "eac"], "input=eac"),
+        ("dfisheye", "output=dfisheye:w=768:h=384:h_fov=195:v_fov=195", ["--projection", "dfisheye", "--lens-fov", "195"],
+         "input=dfisheye:ih_fov=195:iv_fov=195"),
+        ("c6x1", "output=c6x1:w=1152:h=192:out_forder=fbudlr:out_frot=012301", ["--projection", "c6x1", "--cube-faces", "fbudlr", "--cube-rotations", "012301"],
+         "input=c6x1:in_forder=fbudlr:in_frot=012301"),
+        ("c3x2-cbmp", "output=c3x2:w=576:h=384:out_frot=002200:fout_pad=4", [], "input=c3x2:in_frot=002200:fin_pad=4"),
+    ])
+    func otherProjectionsAreV360FrameForFrame(name: String, making: String, options: [String], reading: String) throws {
+        let made = try Fixtures.made("pano-\(name).mp4", ["-i", try Self.clip(), "-t", "1", "-vf", "v360=input=e:\(making):interp=linear",
+                                                            "-c:v", "libx264", "-crf", "10", "-pix_fmt", "yuv420p", "-an"])
+        var source = made
+        if name.hasSuffix("cbmp") {
+            source = try Paths.temporaryDirectory().appendingPathComponent("tagged-\(name).mp4").path
+            try? FileManager.default.removeItem(atPath: source)
+            try FileManager.default.copyItem(atPath: made, toPath: source)
+            try MP4Patches.addSphericalV2(URL(fileURLWithPath: source), stereoMode: 0, yaw: 0, pitch: 0, roll: 0,
+                                          projection: MP4Patches.cbmp(layout: 0, padding: 4))
+        }
+        let output = try Paths.temporaryDirectory().appendingPathComponent("\(name)-view.mp4").path
+        let result = try Processes.run(Paths.reel, ["pano", "render", source, "-o", output, "--yaw", "50", "--pitch", "35", "--size", "320x180",
+                                                    "--crf", "0"] + options, timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let view = PanoramaView(yaw: 50, pitch: 35, horizontalFOV: 90).squarePixels(width: 320, height: 180)
+        let filter = "v360=\(reading):output=flat:yaw=50:pitch=35:h_fov=90:v_fov=\(view.verticalFOV):w=320:h=180:interp=linear"
+        let ours = try Self.hashes(output), theirs = try Self.hashes(source, filter: filter)
+        #expect(ours.count == 25 && ours == theirs, "\(name): \(zip(ours, theirs).filter { $0 != $1 }.count) of \(ours.count) frames differ")
+    }
+
     @Test func badRequestsAreClearErrors() throws {
         let clip = try Self.clip()
         let directory = try Paths.temporaryDirectory()
@@ -67,5 +100,11 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.hasPrefix("reel: cannot open"), "\(missing.stderr)")
         let container = try reel("pano", "render", clip, "-o", directory.appendingPathComponent("z.unknown").path)
         #expect(container.status == 1 && container.stderr.contains("cannot write"), "\(container.stderr)")
+        let projection = try reel("pano", "render", clip, "-o", "p.mp4", "--projection", "mercator")
+        #expect(projection.status != 0 && projection.stderr.contains("--projection must be one of equirect, hequirect"), "\(projection.stderr)")
+        let faces = try reel("pano", "render", clip, "-o", "p.mp4", "--projection", "c3x2", "--cube-faces", "rrudfb")
+        #expect(faces.status != 0 && faces.stderr.contains("invalid cube face order 'rrudfb'"), "\(faces.stderr)")
+        let small = try reel("pano", "render", clip, "-o", directory.appendingPathComponent("s.mp4").path, "--projection", "c3x2", "--cube-padding", "100")
+        #expect(small.status == 1 && small.stderr.contains("invalid cube face padding 100"), "\(small.stderr)")
     }
 }

@@ -28,6 +28,39 @@ import Testing
         #expect(try reel("decode", clip.path).status == 0)
     }
 
+    /// V2's cubemap (`cbmp`, YouTube's 3×2 layout with padding) and VR180's equirectangular
+    /// crop (`equi` bounds) give their projections; ffprobe reads the same boxes.
+    @Test func version2CubemapsAndBoundsGiveTheirProjections() throws {
+        let cubemap = try Self.plainClip("cbmp.mp4")
+        try MP4Patches.addSphericalV2(cubemap, stereoMode: 0, yaw: 0, pitch: 0, roll: 0, projection: MP4Patches.cbmp(layout: 0, padding: 2))
+        let cube = try #require(SphericalMetadata.read(path: cubemap.path))
+        #expect(cube.projection == .cubemap && cube.cubemap?.layout == 0 && cube.cubemap?.padding == 2)
+        #expect(cube.panoramaProjection == .cubemap3x2(try CubemapLayout(faceOrder: "rludfb", faceRotations: "002200", padding: 2)))
+        var probe = try Processes.run("ffprobe", ["-v", "error", "-show_streams", "-select_streams", "v:0", "-of", "json", cubemap.path])
+        #expect(probe.stdout.contains("\"projection\": \"cubemap\"") && probe.stdout.contains("\"padding\": 2"), "\(probe.stdout)")
+
+        let vr180 = try Self.plainClip("vr180.mp4")
+        try MP4Patches.addSphericalV2(vr180, stereoMode: 2, yaw: 0, pitch: 0, roll: 0, projection: MP4Patches.equi(left: 1 << 30, right: 1 << 30))
+        let half = try #require(SphericalMetadata.read(path: vr180.path))
+        #expect(half.projection == .equirectangular && half.stereo == .leftRight && half.panoramaProjection == .halfEquirectangular)
+        probe = try Processes.run("ffprobe", ["-v", "error", "-show_streams", "-select_streams", "v:0", "-of", "json", vr180.path])
+        // ffprobe gives the crop in pixels of the whole 512-pixel picture (rounded its way:
+        // 129 and 127): 256 pixels cut, nothing above or below.
+        func bound(_ name: String) -> Int? {
+            probe.stdout.components(separatedBy: "\"bound_\(name)\": ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+        }
+        #expect(probe.stdout.contains("\"projection\": \"tiled equirectangular\""), "\(probe.stdout)")
+        #expect((bound("left") ?? 0) + (bound("right") ?? 0) == 256 && bound("top") == 0 && bound("bottom") == 0, "\(probe.stdout)")
+
+        // What Reel cannot show is not guessed at: another cube layout, an uneven crop.
+        let other = try Self.plainClip("cbmp-layout-1.mp4")
+        try MP4Patches.addSphericalV2(other, stereoMode: 0, yaw: 0, pitch: 0, roll: 0, projection: MP4Patches.cbmp(layout: 1, padding: 0))
+        #expect(try #require(SphericalMetadata.read(path: other.path)).panoramaProjection == nil)
+        let cropped = try Self.plainClip("equi-cropped.mp4")
+        try MP4Patches.addSphericalV2(cropped, stereoMode: 0, yaw: 0, pitch: 0, roll: 0, projection: MP4Patches.equi(top: 1 << 29))
+        #expect(try #require(SphericalMetadata.read(path: cropped.path)).panoramaProjection == nil)
+    }
+
     @Test func version1XMLGivesProjectionStereoAndPose() throws {
         let clip = try Self.plainClip("v1.mp4")
         try MP4Patches.addSphericalV1(clip, xml: """

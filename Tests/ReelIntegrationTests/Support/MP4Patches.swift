@@ -86,9 +86,19 @@ extension MP4Patches {
         throw TestSetupError("no video track")
     }
 
-    /// Spherical Video V2: `st3d` and `sv3d/{svhd, proj/{prhd, equi}}` at the end of the
-    /// video sample entry.
-    static func addSphericalV2(_ url: URL, stereoMode: UInt8, yaw: Double, pitch: Double, roll: Double) throws {
+    /// Spherical Video V2's `equi` box: the crop of an equirectangular picture, 0.32 fixed point.
+    static func equi(top: UInt32 = 0, bottom: UInt32 = 0, left: UInt32 = 0, right: UInt32 = 0) -> Data {
+        fullBox("equi", [top, bottom, left, right].reduce(Data()) { $0 + int32(Int32(bitPattern: $1)) })
+    }
+
+    /// Spherical Video V2's `cbmp` box: a cubemap's layout and face padding.
+    static func cbmp(layout: UInt32, padding: UInt32) -> Data {
+        fullBox("cbmp", int32(Int32(bitPattern: layout)) + int32(Int32(bitPattern: padding)))
+    }
+
+    /// Spherical Video V2: `st3d` and `sv3d/{svhd, proj/{prhd, PROJECTION}}` at the end of
+    /// the video sample entry; PROJECTION is a full-sphere `equi` unless given.
+    static func addSphericalV2(_ url: URL, stereoMode: UInt8, yaw: Double, pitch: Double, roll: Double, projection: Data = equi()) throws {
         var data = try Data(contentsOf: url)
         let (moov, trak) = try videoTrack(data)
         var path = [moov, trak]
@@ -106,7 +116,7 @@ extension MP4Patches {
         func fixed(_ degrees: Double) -> Data { int32(Int32((degrees * 65536).rounded())) }
         let spherical = fullBox("st3d", Data([stereoMode]))
             + box("sv3d", fullBox("svhd", Data("Reel test\0".utf8))
-                  + box("proj", fullBox("prhd", fixed(yaw) + fixed(pitch) + fixed(roll)) + fullBox("equi", Data(count: 16))))
+                  + box("proj", fullBox("prhd", fixed(yaw) + fixed(pitch) + fixed(roll)) + projection))
         insert(spherical, at: entry.range.upperBound, growing: path, in: &data)
         try data.write(to: url)
     }

@@ -5,20 +5,23 @@ import Glibc
 import Darwin
 #endif
 
-/// For every pixel of a flat view, where to read it in an equirectangular source: the
-/// per-pixel source map, computed once per view and source size and reused until either
-/// changes.
+/// For every pixel of a flat view, where to read it in a 360° source of any
+/// ``PanoramaProjection``: the per-pixel source map, computed once per view and source size
+/// and reused until either changes.
 ///
 /// The arithmetic is ffmpeg's v360 filter's (`flat_to_xyz`, quaternion rotation in yaw,
-/// pitch, roll order, `xyz_to_equirect`, its edge reflections and kernels), in the same
+/// pitch, roll order, `xyz_to_equirect` and the other inputs' `xyz_to_*`, their edge
+/// reflections, clamps and cube-edge crossings, and its kernels), in the same
 /// single-precision order with the same libm, so that the same view gives the same source
-/// pixels as `v360=input=e:output=flat`.
-public struct EquirectangularMap: Sendable {
+/// pixels as `v360=input=NAME:output=flat`.
+public struct PanoramaMap: Sendable {
     /// The view the map renders.
     public let view: PanoramaView
+    /// How the source covers the sphere.
+    public let projection: PanoramaProjection
     /// How each output pixel is sampled.
     public let interpolation: PanoramaInterpolation
-    /// The equirectangular source's width in pixels.
+    /// The source's width in pixels.
     public let sourceWidth: Int
     /// The equirectangular source's height in pixels.
     public let sourceHeight: Int
@@ -28,7 +31,8 @@ public struct EquirectangularMap: Sendable {
     public let height: Int
     /// Per output pixel, the source offset (row × ``sourceStride`` + column) of the pixel
     /// (nearest) or of the top-left of the 2×2 block (bilinear); a bilinear block that
-    /// wraps round the seam or a pole is −(k + 1): its four offsets are `irregular[4k…]`.
+    /// wraps round the seam or a pole, crosses a cube face's edge or is clamped at the
+    /// picture's edge is −(k + 1): its four offsets are `irregular[4k…]`.
     let offsets: [Int32]
     let irregular: [Int32]
     /// Bytes from one source row to the next that the map's offsets are for.
@@ -46,13 +50,15 @@ public struct EquirectangularMap: Sendable {
         case exact
         /// v360's arithmetic on a grid every 8 pixels, interpolated between (within a
         /// fraction of a source pixel except right next to a pole): several times faster,
-        /// for following a view that is moving.
+        /// for following a view that is moving. Equirectangular sources only; the other
+        /// projections' maps are always exact.
         case interactive
     }
 
     /// - Parameters:
     ///   - view: where the view looks, and its fields of view.
-    ///   - sourceWidth: the equirectangular picture's width in pixels.
+    ///   - projection: how the source covers the sphere.
+    ///   - sourceWidth: the source picture's width in pixels.
     ///   - sourceHeight: its height.
     ///   - width: the view's width in pixels.
     ///   - height: the view's height.
@@ -61,8 +67,8 @@ public struct EquirectangularMap: Sendable {
     ///   - sourceStride: bytes between source rows (the width by default); remapping a
     ///     plane of another stride costs a division per tap.
     ///   - threads: rows of the map computed in parallel.
-    public init(view: PanoramaView, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int,
-                interpolation: PanoramaInterpolation = .bilinear, sourceStride: Int? = nil,
+    public init(view: PanoramaView, projection: PanoramaProjection = .equirectangular, sourceWidth: Int, sourceHeight: Int,
+                width: Int, height: Int, interpolation: PanoramaInterpolation = .bilinear, sourceStride: Int? = nil,
                 precision: Precision = .exact, threads: Int = 1) throws {
         for side in [sourceWidth, sourceHeight, width, height] where side <= 0 || side > Self.maxDimension {
             throw PanoramaError.invalidSize(side)
@@ -70,10 +76,12 @@ public struct EquirectangularMap: Sendable {
         guard view.horizontalFOV > 0, view.horizontalFOV < 180, view.verticalFOV > 0, view.verticalFOV < 180 else {
             throw PanoramaError.invalidFieldOfView(horizontal: view.horizontalFOV, vertical: view.verticalFOV)
         }
+        try projection.validate(width: sourceWidth, height: sourceHeight)
         let stride = sourceStride ?? sourceWidth
         guard stride >= sourceWidth, stride * sourceHeight <= Int(Int32.max) else { throw PanoramaError.invalidSize(stride) }
         self.sourceStride = stride
         self.view = view
+        self.projection = projection
         self.interpolation = interpolation
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
@@ -87,7 +95,8 @@ public struct EquirectangularMap: Sendable {
         // Nearest needs no weights (one unused element keeps the pointer below valid).
         var weights = [Int16](repeating: 0, count: interpolation == .nearest ? 1 : width * height * taps)
         let geometry = Geometry(view: view, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
-        let grid = precision == .interactive ? CoarseGrid(geometry: geometry, step: 8) : nil
+        let sampler = projection == .equirectangular ? nil : ProjectionSampler(projection: projection, width: sourceWidth, height: sourceHeight)
+        let grid = precision == .interactive && sampler == nil ? CoarseGrid(geometry: geometry, step: 8) : nil
         offsets.withUnsafeMutableBufferPointer { offsetBuffer in
             weights.withUnsafeMutableBufferPointer { weightBuffer in
                 // Each job writes its own rows.
@@ -120,9 +129,33 @@ public struct EquirectangularMap: Sendable {
                         weights[base &+ 3] = Self.roundedWeight(du * dv * 16385)
                     }
                 }
+                /// A sample of another projection: its cells are given, not derived.
+                @Sendable @inline(__always) func store(x: Int, y: Int, _ sample: ProjectionSampler.Sample) {
+                    let pixel = y &* width &+ x
+                    @inline(__always) func cellOffset(_ cell: SIMD2<Int32>) -> Int32 { cell.y &* Int32(truncatingIfNeeded: stride) &+ cell.x }
+                    let (c00, c10, c01, c11) = sample.cells
+                    if taps == 1 {
+                        // As for equirectangular sources: the cell lrintf rounds to.
+                        let right = sample.du > 0.5, below = sample.dv > 0.5
+                        offsets[pixel] = cellOffset(below ? (right ? c11 : c01) : (right ? c10 : c00))
+                        return
+                    }
+                    if c10 == c00 &+ SIMD2(1, 0) && c01 == c00 &+ SIMD2(0, 1) && c11 == c00 &+ SIMD2(1, 1) {
+                        offsets[pixel] = cellOffset(c00)
+                    } else {
+                        irregularBlocks.append((pixel, [cellOffset(c00), cellOffset(c10), cellOffset(c01), cellOffset(c11)]))
+                    }
+                    let du = sample.du, dv = sample.dv, base = pixel &* 4
+                    weights[base] = Self.roundedWeight((1 - du) * (1 - dv) * 16385)
+                    weights[base &+ 1] = Self.roundedWeight(du * (1 - dv) * 16385)
+                    weights[base &+ 2] = Self.roundedWeight((1 - du) * dv * 16385)
+                    weights[base &+ 3] = Self.roundedWeight(du * dv * 16385)
+                }
                 @Sendable func fill(rows: Range<Int>) {
                     for y in rows {
-                        if let grid {
+                        if let sampler {
+                            for x in 0..<width { store(x: x, y: y, sampler.sample(geometry.direction(x: x, y: y))) }
+                        } else if let grid {
                             grid.forEachPixel(inRow: y) { x, uf, vf in store(x: x, y: y, uf: uf, vf: vf) }
                         } else {
                             for x in 0..<width {
@@ -195,17 +228,24 @@ public struct EquirectangularMap: Sendable {
             return SIMD3<Float>(v.x / norm, v.y / norm, v.z / norm)
         }
 
-        /// Where output pixel (x, y) looks in the source, in source pixels (v360's uf, vf).
+        /// The direction output pixel (x, y) looks in, on the unit sphere, the view's turn applied.
         @inline(__always)
-        func sourceCoordinates(x: Int, y: Int) -> (Float, Float) {
+        func direction(x: Int, y: Int) -> SIMD3<Float> {
             // flat_to_xyz
             let lx = flatRange.0 * ((2 * Float(x) + 1) / width - 1)
             let ly = flatRange.1 * ((2 * Float(y) + 1) / height - 1)
-            var vector = Self.normalized(SIMD3<Float>(lx, ly, 1))
+            let vector = Self.normalized(SIMD3<Float>(lx, ly, 1))
             // rotate
             let temp = Self.multiply(rotation.0, SIMD4<Float>(0, vector.x, vector.y, vector.z))
             let rotated = Self.multiply(temp, rotation.1)
-            vector = Self.normalized(SIMD3<Float>(rotated[1], rotated[2], rotated[3]))
+            return Self.normalized(SIMD3<Float>(rotated[1], rotated[2], rotated[3]))
+        }
+
+        /// Where output pixel (x, y) looks in an equirectangular source, in source pixels
+        /// (v360's uf, vf).
+        @inline(__always)
+        func sourceCoordinates(x: Int, y: Int) -> (Float, Float) {
+            let vector = direction(x: x, y: y)
             // xyz_to_equirect
             let phi = atan2f(vector.x, vector.z) / equirectRange.0
             let theta = asinf(vector.y) / equirectRange.1
@@ -228,15 +268,30 @@ public struct EquirectangularMap: Sendable {
 
 /// Why a panorama view cannot be made.
 public enum PanoramaError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A picture side outside 1 to ``EquirectangularMap/maxDimension``.
+    /// A picture side outside 1 to ``PanoramaMap/maxDimension``.
     case invalidSize(Int)
     /// Fields of view outside 0–180° (exclusive).
     case invalidFieldOfView(horizontal: Float, vertical: Float)
+    /// A source too small to hold the projection's faces or circles.
+    case tooSmallForProjection(String, width: Int, height: Int)
+    /// A fisheye lens's field of view outside 0–360° (0 exclusive).
+    case invalidLensFieldOfView(Float)
+    /// A cube face order that is not six distinct letters of r, l, u, d, f, b.
+    case invalidFaceOrder(String)
+    /// Cube face rotations that are not six digits 0–3.
+    case invalidFaceRotations(String)
+    /// Cube face padding below 0 or leaving no face.
+    case invalidPadding(Int)
 
     public var description: String {
         switch self {
-        case .invalidSize(let side): "invalid picture side \(side) (1 to \(EquirectangularMap.maxDimension))"
+        case .invalidSize(let side): "invalid picture side \(side) (1 to \(PanoramaMap.maxDimension))"
         case .invalidFieldOfView(let horizontal, let vertical): "invalid field of view \(horizontal)°×\(vertical)° (each between 0 and 180)"
+        case .tooSmallForProjection(let name, let width, let height): "a \(width)×\(height) picture is too small for the \(name) projection"
+        case .invalidLensFieldOfView(let degrees): "invalid fisheye lens field of view \(degrees)° (above 0, at most 360)"
+        case .invalidFaceOrder(let order): "invalid cube face order '\(order)' (six distinct letters of r, l, u, d, f, b, as v360's in_forder)"
+        case .invalidFaceRotations(let rotations): "invalid cube face rotations '\(rotations)' (six digits 0–3, as v360's in_frot)"
+        case .invalidPadding(let pixels): "invalid cube face padding \(pixels) (0 or more, less than half a face)"
         }
     }
 }

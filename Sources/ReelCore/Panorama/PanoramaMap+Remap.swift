@@ -1,6 +1,6 @@
 import Dispatch
 
-extension EquirectangularMap {
+extension PanoramaMap {
     /// Fills 8-bit `outputs` (this map's size) from 8-bit `sources` (the map's source
     /// size; a stereo source's eye is a plane view into its region), plane by plane in one
     /// pass over the map, rows split across `threads` threads. Planes of one size share a

@@ -3,10 +3,11 @@ import Reel
 
 // reel-bench pixels [--runs N] [--frames N]: Reel's pixel conversions against their peers.
 let arguments = CommandLine.arguments.dropFirst()
-// reel-bench pano-remap THREADS: one figure, for scripts that alternate with a peer.
+// reel-bench pano-remap THREADS [PROJECTION]: one figure, for scripts that alternate with a peer.
 if arguments.first == "pano-remap", let threads = arguments.dropFirst().first.flatMap({ Int($0) }) {
     var pano = PanoramaBenchmark()
     pano.runs = 3
+    pano.projection = arguments.dropFirst(2).first.flatMap(PanoramaProjection.init(name:)) ?? .equirectangular
     print(String(format: "%.1f", try pano.remapFramesPerSecond(threads: threads, interpolation: .bilinear)))
     exit(0)
 }
@@ -51,20 +52,26 @@ if arguments.first == "vap" {
     exit(0)
 }
 guard arguments.first == "pixels" || arguments.first == "pano" else {
-    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N] | player-churn FILE SECONDS [SEED] | player-cycles FILE N\n".utf8))
+    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N] [--projection NAME] | player-churn FILE SECONDS [SEED] | player-cycles FILE N\n".utf8))
     exit(2)
 }
 if arguments.first == "pano" {
     var pano = PanoramaBenchmark()
+    if let index = arguments.firstIndex(of: "--projection"),
+       let projection = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap(PanoramaProjection.init(name:)) {
+        pano.projection = projection
+    }
     if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { pano.runs = max(value, 1) }
     for interpolation in PanoramaInterpolation.allCases {
         for threads in [1, 2] {
-            print(String(format: "map build 1280x720 %@, %d thread(s): exact %.2f ms, interactive %.2f ms", interpolation.rawValue as NSString, threads,
+            print(String(format: "map build 1280x720 from %@ %@, %d thread(s): exact %.2f ms, interactive %.2f ms",
+                         pano.projection.name as NSString, interpolation.rawValue as NSString, threads,
                          try pano.mapBuildMilliseconds(interpolation: interpolation, threads: threads),
                          try pano.mapBuildMilliseconds(interpolation: interpolation, precision: .interactive, threads: threads)))
         }
         for threads in [1, 2] {
-            print(String(format: "remap 3840x1920 -> 1280x720 %@, %d thread(s): %.1f fps", interpolation.rawValue as NSString, threads,
+            print(String(format: "remap %@ %dx%d -> 1280x720 %@, %d thread(s): %.1f fps", pano.projection.name as NSString,
+                         pano.sourceWidth, pano.sourceHeight, interpolation.rawValue as NSString, threads,
                          try pano.remapFramesPerSecond(threads: threads, interpolation: interpolation)))
         }
     }

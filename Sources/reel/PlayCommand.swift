@@ -97,11 +97,17 @@ struct PlayCommand: AsyncParsableCommand {
         let headlessVideo = HeadlessVideoOutput()
         let frameTap = FrameTap.withLibswscaleFallback()
         let player: Player
+        let view = try panorama.settings(for: input)
+        // Headless, a 360° source is shown as a view too: snapshots and taps hold it.
+        let panoramaOutput = try headless ? view.map { settings in
+            let size = panorama.parsedViewSize ?? (1280, 720)
+            return try PanoramaVideoOutput(wrapping: headlessVideo, settings: settings, width: size.width, height: size.height, frameTap: frameTap)
+        } : nil
         if headless {
-            player = Player(configuration: configuration, frameTap: frameTap, videoOutput: { headlessVideo },
+            player = Player(configuration: configuration, frameTap: frameTap, videoOutput: { () -> VideoOutput in panoramaOutput ?? headlessVideo },
                             audioOutput: { [untimed] in HeadlessAudioOutput(untimed: untimed) })
         } else {
-            let settings = try panorama.settings(for: input)
+            let settings = view
             guard let outputs = WindowOutputs.make(title: "Reel — \(input)", frameTap: frameTap, pictureInPicture: pip, panorama: settings) else {
                 throw fail("no display to open a window on (DISPLAY is not set); run with --headless to play without one")
             }
@@ -157,6 +163,7 @@ struct PlayCommand: AsyncParsableCommand {
         let report = player.statistics
         if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
         for error in headlessVideo.errors { FileHandle.standardError.write(Data("reel: snapshot: \(error)\n".utf8)) }
+        if failure == nil, let error = panoramaOutput?.error { throw fail("cannot show the 360° view: \(error)") }
         let tapError = taps.finish(verbose: stats)
         withExtendedLifetime(interrupts) {}
         if let failure { throw fail(failure.description) }

@@ -153,6 +153,35 @@ extension PanoramaMapTests {
     }
 }
 
+extension LensDistortionTests {
+    /// A lens off the eye's middle: the viewport pixel at the lens centre sees the middle
+    /// of the undistorted picture, the two eyes' maps mirror each other, and the picture
+    /// reaches to the corner farthest from the lens.
+    @Test func anOffCentreLensSeesThePictureMiddleAtItsCentre() throws {
+        let lens = LensDistortion.cardboardV2
+        let left = try LensDistortionMap(width: 200, height: 160, distortion: lens, lensCentre: 0.6)
+        let right = try LensDistortionMap(width: 200, height: 160, distortion: lens, lensCentre: 0.4)
+        #expect(left.reach == right.reach && left.reach == lens.reach(aspect: 200 / 160, lensCentre: 0.6))
+        #expect(left.reach > lens.reach(aspect: 200 / 160), "the far corner is farther than from the middle")
+        // Green at the lens centre (column 120 of the left eye) reads the picture's middle.
+        let origin = Int(left.origins[(80 * 200 + 120) * 3 + 1])
+        #expect(abs(origin % 200 - 99) <= 1 && abs(origin / 200 - 79) <= 1, "read \(origin % 200), \(origin / 200)")
+        // Mirror images: column x of one eye reads the mirrored column of the other.
+        for (y, x) in [(10, 30), (80, 5), (150, 190), (40, 120)] {
+            let a = Int(left.origins[(y * 200 + x) * 3 + 1]), b = Int(right.origins[(y * 200 + 199 - x) * 3 + 1])
+            #expect((a < 0) == (b < 0))
+            if a >= 0 { #expect(a / 200 == b / 200 && abs(a % 200 - (198 - b % 200)) <= 1, "pixel \(x), \(y): \(a % 200) against \(b % 200)") }
+        }
+        #expect(throws: PanoramaError.invalidLensCentre(1.5)) { try LensDistortionMap(width: 20, height: 20, distortion: lens, lensCentre: 1.5) }
+    }
+
+    @Test func thePresetsAreCardboardsLenses() {
+        #expect(LensDistortion.presets.map(\.name) == ["cardboard-v1", "cardboard-v2"])
+        #expect(LensDistortion.presets[0].lens == .cardboard && LensDistortion.presets[1].lens.k1 == 0.34 && LensDistortion.presets[1].lens.k2 == 0.55)
+        #expect(LensDistortion.presets.map(\.interLensMillimetres) == [60, 64])
+    }
+}
+
 @Suite struct PanoramaProjectionTests {
     @Test func namesRoundTripAndV360sShortNamesAreTaken() {
         for name in PanoramaProjection.names { #expect(PanoramaProjection(name: name)?.name == name) }
@@ -205,6 +234,34 @@ extension PanoramaMapTests {
                 #expect(map.offsets.allSatisfy { $0 >= 0 ? $0 + Int32(sourceWidth) + 1 < limit : Int(-$0 - 1) * 4 < map.irregular.count })
                 #expect(map.irregular.allSatisfy { $0 >= 0 && $0 < limit })
             }
+        }
+    }
+}
+
+extension PanoramaProjectionTests {
+    /// The interactive map of each other projection lands on the exact map's pixel nearly
+    /// everywhere and never more than a source pixel away: it interpolates only inside a
+    /// face or lens, and computes face edges exactly. (Half-equirectangular has poles, where
+    /// longitude runs fast as in an equirectangular picture: its views keep away from them.)
+    @Test(arguments: [PanoramaProjection.halfEquirectangular, .cubemap3x2(.standard), .cubemap6x1(.standard), .equiAngularCubemap,
+                      .dualFisheye(fieldOfView: 190)])
+    func theInteractiveMapStaysNearTheExactOne(projection: PanoramaProjection) throws {
+        let (sourceWidth, sourceHeight) = projection == .cubemap6x1(.standard) ? (1536, 256) : (960, 640)
+        let poles = projection == .halfEquirectangular ? [] : [PanoramaView(yaw: 45, pitch: 80, horizontalFOV: 120)]
+        for view in [PanoramaView(yaw: 10, pitch: 5, horizontalFOV: 90), PanoramaView(yaw: 179, pitch: -20, roll: 30, horizontalFOV: 110),
+                     PanoramaView(yaw: -60, pitch: 40, horizontalFOV: 60)] + poles {
+            func map(_ precision: PanoramaMap.Precision) throws -> PanoramaMap {
+                try PanoramaMap(view: view.squarePixels(width: 320, height: 180), projection: projection, sourceWidth: sourceWidth,
+                                sourceHeight: sourceHeight, width: 320, height: 180, interpolation: .nearest, precision: precision, threads: 2)
+            }
+            let exact = try map(.exact), fast = try map(.interactive)
+            var same = 0, worst = 0
+            for (a, b) in zip(exact.offsets, fast.offsets) {
+                if a == b { same += 1 }
+                worst = max(worst, abs(Int(a) % sourceWidth - Int(b) % sourceWidth), abs(Int(a) / sourceWidth - Int(b) / sourceWidth))
+            }
+            #expect(Double(same) / Double(exact.offsets.count) > 0.9, "\(projection.name) \(view): \(same) of \(exact.offsets.count) identical")
+            #expect(worst <= 1, "\(projection.name) \(view): a pixel \(worst) source pixels away")
         }
     }
 }

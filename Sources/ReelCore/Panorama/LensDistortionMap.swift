@@ -16,23 +16,34 @@ public struct LensDistortionMap: Sendable {
     /// Per pixel and channel: four weights.
     let weights: [Int16]
 
-    /// - Parameters: width, height: the eye's viewport, and the size of its undistorted picture.
-    public init(width: Int, height: Int, distortion: LensDistortion) throws {
+    /// Where the lens's centre is across the viewport, as a share of its width.
+    public let lensCentre: Float
+
+    /// - Parameters:
+    ///   - width: the eye's viewport width, and its undistorted picture's.
+    ///   - height: their height.
+    ///   - distortion: the lens.
+    ///   - lensCentre: where the lens's centre is across the viewport, as a share of its
+    ///     width (0.5 in the middle); the middle of the undistorted picture is seen there.
+    public init(width: Int, height: Int, distortion: LensDistortion, lensCentre: Float = 0.5) throws {
+        guard lensCentre >= 0, lensCentre <= 1 else { throw PanoramaError.invalidLensCentre(lensCentre) }
         guard width > 1, height > 1, width <= PanoramaMap.maxDimension, height <= PanoramaMap.maxDimension else {
             throw PanoramaError.invalidSize(min(width, height))
         }
         self.width = width
         self.height = height
         self.distortion = distortion
-        let reach = distortion.reach(aspect: Float(width) / Float(height))
+        let reach = distortion.reach(aspect: Float(width) / Float(height), lensCentre: lensCentre)
         self.reach = reach
+        self.lensCentre = lensCentre
         var origins = [Int32](repeating: -1, count: width * height * 3)
         var weights = [Int16](repeating: 0, count: width * height * 12)
         let halfWidth = Float(width) / 2, centre = SIMD2<Float>(Float(width) / 2, Float(height) / 2)
+        let lens = SIMD2<Float>(Float(width) * lensCentre, Float(height) / 2)
         let scales = [distortion.red, distortion.green, distortion.blue]
         for y in 0..<height {
             for x in 0..<width {
-                let point = (SIMD2<Float>(Float(x) + 0.5, Float(y) + 0.5) - centre) / halfWidth
+                let point = (SIMD2<Float>(Float(x) + 0.5, Float(y) + 0.5) - lens) / halfWidth
                 for channel in 0..<3 {
                     // In the undistorted picture, ±reach half-widths span its width.
                     let source = distortion.sourcePoint(point, scale: scales[channel]) / reach * halfWidth + centre - 0.5

@@ -49,9 +49,9 @@ public struct PanoramaMap: Sendable {
         /// Every pixel with v360's arithmetic: the pixels v360 picks.
         case exact
         /// v360's arithmetic on a grid every 8 pixels, interpolated between (within a
-        /// fraction of a source pixel except right next to a pole): several times faster,
-        /// for following a view that is moving. Equirectangular sources only; the other
-        /// projections' maps are always exact.
+        /// fraction of a source pixel except right next to a pole; other projections than
+        /// equirectangular interpolate only inside a face or lens and compute their edges
+        /// exactly): several times faster, for following a view that is moving.
         case interactive
     }
 
@@ -97,6 +97,7 @@ public struct PanoramaMap: Sendable {
         let geometry = Geometry(view: view, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
         let sampler = projection == .equirectangular ? nil : ProjectionSampler(projection: projection, width: sourceWidth, height: sourceHeight)
         let grid = precision == .interactive && sampler == nil ? CoarseGrid(geometry: geometry, step: 8) : nil
+        let projectionGrid = precision == .interactive ? sampler.map { ProjectionGrid(geometry: geometry, sampler: $0, step: 8, threads: threads) } : nil
         offsets.withUnsafeMutableBufferPointer { offsetBuffer in
             weights.withUnsafeMutableBufferPointer { weightBuffer in
                 // Each job writes its own rows.
@@ -153,7 +154,11 @@ public struct PanoramaMap: Sendable {
                 }
                 @Sendable func fill(rows: Range<Int>) {
                     for y in rows {
-                        if let sampler {
+                        if let sampler, let projectionGrid {
+                            projectionGrid.forEachPixel(inRow: y) { x, location in
+                                store(x: x, y: y, location.flatMap(sampler.regularSample(at:)) ?? sampler.sample(geometry.direction(x: x, y: y)))
+                            }
+                        } else if let sampler {
                             for x in 0..<width { store(x: x, y: y, sampler.sample(geometry.direction(x: x, y: y))) }
                         } else if let grid {
                             grid.forEachPixel(inRow: y) { x, uf, vf in store(x: x, y: y, uf: uf, vf: vf) }
@@ -282,6 +287,9 @@ public enum PanoramaError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidFaceRotations(String)
     /// Cube face padding below 0 or leaving no face.
     case invalidPadding(Int)
+    /// A VR lens centre outside its eye (a share of the eye's width, 0 to 1), or lenses
+    /// set further apart than the picture is wide.
+    case invalidLensCentre(Float)
 
     public var description: String {
         switch self {
@@ -292,6 +300,7 @@ public enum PanoramaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidFaceOrder(let order): "invalid cube face order '\(order)' (six distinct letters of r, l, u, d, f, b, as v360's in_forder)"
         case .invalidFaceRotations(let rotations): "invalid cube face rotations '\(rotations)' (six digits 0–3, as v360's in_frot)"
         case .invalidPadding(let pixels): "invalid cube face padding \(pixels) (0 or more, less than half a face)"
+        case .invalidLensCentre(let share): "invalid VR lens centre \(share) (the lenses must sit within their eyes' halves of the picture)"
         }
     }
 }

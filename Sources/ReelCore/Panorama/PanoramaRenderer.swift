@@ -17,17 +17,23 @@ public struct PanoramaSettings: Sendable, Hashable {
     public var isVR: Bool
     /// The lenses a VR view is warped for.
     public var distortion: LensDistortion
+    /// The distance between the two lenses' centres as a share of a VR picture's width: a
+    /// viewer's inter-lens distance over its screen's width. 0.5 (the default) puts each
+    /// lens in the middle of its eye's half.
+    public var lensSeparation: Float
     /// How output pixels are sampled.
     public var interpolation: PanoramaInterpolation
 
     /// Settings; a mono, flat, bilinear view of an equirectangular source straight ahead by default.
     public init(view: PanoramaView = PanoramaView(), projection: PanoramaProjection = .equirectangular, stereo: StereoLayout = .mono,
-                isVR: Bool = false, distortion: LensDistortion = .cardboard, interpolation: PanoramaInterpolation = .bilinear) {
+                isVR: Bool = false, distortion: LensDistortion = .cardboard, lensSeparation: Float = 0.5,
+                interpolation: PanoramaInterpolation = .bilinear) {
         self.view = view
         self.projection = projection
         self.stereo = stereo
         self.isVR = isVR
         self.distortion = distortion
+        self.lensSeparation = lensSeparation
         self.interpolation = interpolation
     }
 }
@@ -58,6 +64,7 @@ public final class PanoramaRenderer: @unchecked Sendable {
     struct DistortionKey: Hashable {
         var width: Int, height: Int
         var distortion: LensDistortion
+        var lensCentre: Float
     }
 
     /// Whether the last ``render(_:settings:width:height:interactive:)`` drew with
@@ -81,7 +88,9 @@ public final class PanoramaRenderer: @unchecked Sendable {
         let output = try pool.makeBuffer(format: .bgra, width: width, height: height)
         if settings.isVR {
             let eyeWidth = width / 2
-            let distortion = try distortionMap(width: eyeWidth, height: height, distortion: settings.distortion)
+            // The left lens sits left of the picture's middle by half the separation, the right one right of it.
+            let lensCentres = [1 - settings.lensSeparation, settings.lensSeparation]
+            let distortion = try distortionMap(width: eyeWidth, height: height, distortion: settings.distortion, lensCentre: lensCentres[0])
             // The eye's picture reaches as far as the lens warp needs.
             var eyeView = settings.view
             let halfWidth = tanf(settings.view.horizontalFOV * .pi / 360) * distortion.reach
@@ -93,7 +102,9 @@ public final class PanoramaRenderer: @unchecked Sendable {
                     picture = try project(source, eye: eye, settings: settings, view: eyeView, width: eyeWidth, height: height,
                                           interactive: interactive)
                 }
-                distortion.apply(picture!.planes[0], into: output.planes[0], atColumn: index * eyeWidth, redFirst: false)
+                let eyeMap = index == 0 ? distortion
+                    : try distortionMap(width: eyeWidth, height: height, distortion: settings.distortion, lensCentre: lensCentres[1])
+                eyeMap.apply(picture!.planes[0], into: output.planes[0], atColumn: index * eyeWidth, redFirst: false)
             }
             if width % 2 == 1 { for row in 0..<height { (output.planes[0].row(row) + (width - 1) * 4).update(repeating: 0, count: 4) } }
         } else {
@@ -175,11 +186,15 @@ public final class PanoramaRenderer: @unchecked Sendable {
         }
     }
 
-    private func distortionMap(width: Int, height: Int, distortion: LensDistortion) throws -> LensDistortionMap {
-        let key = DistortionKey(width: width, height: height, distortion: distortion)
+    private func distortionMap(width: Int, height: Int, distortion: LensDistortion, lensCentre: Float) throws -> LensDistortionMap {
+        let key = DistortionKey(width: width, height: height, distortion: distortion, lensCentre: lensCentre)
         if let map = lock.withLock({ distortionMaps[key] }) { return map }
-        let map = try LensDistortionMap(width: width, height: height, distortion: distortion)
-        lock.withLock { distortionMaps = [key: map] }
+        let map = try LensDistortionMap(width: width, height: height, distortion: distortion, lensCentre: lensCentre)
+        // The two eyes' maps of the latest size and lens.
+        lock.withLock {
+            distortionMaps = distortionMaps.filter { $0.key.width == width && $0.key.height == height && $0.key.distortion == distortion }
+            distortionMaps[key] = map
+        }
         return map
     }
 

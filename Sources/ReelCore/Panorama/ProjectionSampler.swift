@@ -17,6 +17,18 @@ struct ProjectionSampler: Sendable {
         var cells: (SIMD2<Int32>, SIMD2<Int32>, SIMD2<Int32>, SIMD2<Int32>)
     }
 
+    /// Where a direction falls, in source pixels of the whole picture, and the region (a
+    /// cube face, a fisheye lens) it falls in: for interpolating between nearby directions,
+    /// which is only sound within one region.
+    struct Location {
+        var u: Float, v: Float
+        var region: Int
+    }
+
+    /// Each region's pixels: columns minU..<endU, rows minV..<endV. A cell pair wholly
+    /// inside is read as it is; anything else needs ``sample(_:)``.
+    private(set) var regions: [SIMD4<Int32>] = []
+
     private enum Kind {
         case halfEquirectangular
         case cubemap(columns: Int, rows: Int, CubemapLayout)
@@ -73,6 +85,42 @@ struct ProjectionSampler: Sendable {
         self.faceHeight = faceHeight
         self.scaleU = scaleU
         self.scaleV = scaleV
+        let whole = SIMD4<Int32>(0, 0, Int32(width), Int32(height))
+        switch kind {
+        case .halfEquirectangular:
+            regions = [whole]
+        case .equiAngularCubemap:
+            // EAC's cells are clamped to the picture, not to a face; faces are regions all the same.
+            regions = Array(repeating: whole, count: 6)
+        case .cubemap(let columns, let rows, _):
+            regions = (0..<(columns * rows)).map { position in
+                let (column, row) = (position % columns, position / columns)
+                return SIMD4(Int32(ceilf(faceWidth * Float(column))), Int32(ceilf(faceHeight * Float(row))),
+                             Int32(ceilf(faceWidth * Float(column + 1))), Int32(ceilf(faceHeight * Float(row + 1))))
+            }
+        case .dualFisheye:
+            let halfWidth = Float(width) * 0.5, lensColumns = Int32(Int(halfWidth - 1) + 1), shift = Int32(ceilf(halfWidth))
+            regions = [SIMD4(0, 0, lensColumns, Int32(height)), SIMD4(shift, 0, shift + lensColumns, Int32(height))]
+        }
+    }
+
+    /// Where direction `vector` falls (see ``Location``); `sample(_:)` gives v360's cells.
+    @inline(__always)
+    func locate(_ vector: SIMD3<Float>) -> Location {
+        switch kind {
+        case .halfEquirectangular:
+            let (uf, vf) = halfEquirectangularPosition(vector)
+            return Location(u: uf, v: vf, region: 0)
+        case .cubemap(let columns, let rows, let layout):
+            let face = cubeFacePosition(vector, columns: columns, rows: rows, layout: layout)
+            return Location(u: Float(face.shiftU) + face.uf, v: Float(face.shiftV) + face.vf, region: face.position)
+        case .equiAngularCubemap:
+            let (uf, vf, position) = equiAngularPosition(vector)
+            return Location(u: uf, v: vf, region: position)
+        case .dualFisheye(let range):
+            let (uf, vf, shift) = dualFisheyePosition(vector, range: range)
+            return Location(u: Float(shift) + uf, v: vf, region: shift == 0 ? 0 : 1)
+        }
     }
 
     /// The source cells around direction `vector` (unit length, v360's axes: x right,
@@ -104,17 +152,24 @@ struct ProjectionSampler: Sendable {
 
     // MARK: Half equirectangular
 
-    private func halfEquirectangular(_ vector: SIMD3<Float>) -> Sample {
+    @inline(__always)
+    private func halfEquirectangularPosition(_ vector: SIMD3<Float>) -> (Float, Float) {
         let phi = Float(Double(atan2f(vector.x, vector.z)) / (Double.pi / 2))
         let theta = Float(Double(asinf(vector.y)) / (Double.pi / 2))
-        let uf = Self.scale(phi, widthF), vf = Self.scale(theta, heightF)
+        return (Self.scale(phi, widthF), Self.scale(theta, heightF))
+    }
+
+    private func halfEquirectangular(_ vector: SIMD3<Float>) -> Sample {
+        let (uf, vf) = halfEquirectangularPosition(vector)
         let ui = Int(floorf(uf)), vi = Int(floorf(vf))
         return Sample(du: uf - Float(ui), dv: vf - Float(vi), cells: clampedCells(ui, vi, columns: 0..<width))
     }
 
     // MARK: Dual fisheye
 
-    private func dualFisheye(_ vector: SIMD3<Float>, range: Float) -> Sample {
+    /// The position inside its lens's half, and that half's first column.
+    @inline(__always)
+    private func dualFisheyePosition(_ vector: SIMD3<Float>, range: Float) -> (Float, Float, Int) {
         let halfWidth = widthF * 0.5
         let h = hypotf(vector.x, vector.y)
         let lh = h > 0 ? h : 1
@@ -129,9 +184,14 @@ struct ProjectionSampler: Sendable {
             shift = 0
             uf = halfWidth - uf - 1
         }
+        return (uf, vf, shift)
+    }
+
+    private func dualFisheye(_ vector: SIMD3<Float>, range: Float) -> Sample {
+        let (uf, vf, shift) = dualFisheyePosition(vector, range: range)
         let ui = Int(floorf(uf)), vi = Int(floorf(vf))
         // v360 clamps to `ew - 1`, a float made int by truncation.
-        return Sample(du: uf - Float(ui), dv: vf - Float(vi), cells: clampedCells(ui, vi, columns: 0..<(Int(halfWidth - 1) + 1), shift: shift))
+        return Sample(du: uf - Float(ui), dv: vf - Float(vi), cells: clampedCells(ui, vi, columns: 0..<(Int(widthF * 0.5 - 1) + 1), shift: shift))
     }
 
     // MARK: Cubes
@@ -255,7 +315,15 @@ struct ProjectionSampler: Sendable {
 
     /// v360's `xyz_to_cube3x2` and `xyz_to_cube6x1`: cells off the face are looked up on
     /// the face they run onto.
-    private func cubemap(_ vector: SIMD3<Float>, columns: Int, rows: Int, layout: CubemapLayout) -> Sample {
+    /// A cube face hit: the position on it in its own pixels, its size and place.
+    private struct FaceHit {
+        var uf: Float, vf: Float
+        var direction: Direction, position: Int
+        var width: Int, height: Int, shiftU: Int, shiftV: Int
+    }
+
+    @inline(__always)
+    private func cubeFacePosition(_ vector: SIMD3<Float>, columns: Int, rows: Int, layout: CubemapLayout) -> FaceHit {
         var (uf, vf, direction) = Self.onCube(vector, layout: layout)
         uf *= scaleU
         vf *= scaleV
@@ -265,8 +333,15 @@ struct ProjectionSampler: Sendable {
         let faceHeightI = Int(ceilf(faceHeight * Float(faceRow + 1)) - ceilf(faceHeight * Float(faceRow)))
         uf = 0.5 * Float(faceWidthI) * (uf + 1) - 0.5
         vf = 0.5 * Float(faceHeightI) * (vf + 1) - 0.5
+        return FaceHit(uf: uf, vf: vf, direction: direction, position: position, width: faceWidthI, height: faceHeightI,
+                       shiftU: Int(ceilf(faceWidth * Float(faceColumn))), shiftV: Int(ceilf(faceHeight * Float(faceRow))))
+    }
+
+    private func cubemap(_ vector: SIMD3<Float>, columns: Int, rows: Int, layout: CubemapLayout) -> Sample {
+        let hit = cubeFacePosition(vector, columns: columns, rows: rows, layout: layout)
+        let (uf, vf, direction) = (hit.uf, hit.vf, hit.direction)
+        let (faceWidthI, faceHeightI, shiftU, shiftV) = (hit.width, hit.height, hit.shiftU, hit.shiftV)
         let ui = Int(floorf(uf)), vi = Int(floorf(vf))
-        let shiftU = Int(ceilf(faceWidth * Float(faceColumn))), shiftV = Int(ceilf(faceHeight * Float(faceRow)))
 
         @inline(__always) func cell(_ u: Int, _ v: Int) -> SIMD2<Int32> {
             if u >= 0 && u < faceWidthI && v >= 0 && v < faceHeightI { return Self.cell(shiftU + u, shiftV + v) }
@@ -285,6 +360,14 @@ struct ProjectionSampler: Sendable {
     /// v360's `xyz_to_eac`: the cube face's position taken through atan, so that equal
     /// angles take equal pixels, with two pixels of padding around the faces.
     private func equiAngularCubemap(_ vector: SIMD3<Float>) -> Sample {
+        let (uf, vf, _) = equiAngularPosition(vector)
+        let ui = Int(floorf(uf)), vi = Int(floorf(vf))
+        return Sample(du: uf - Float(ui), dv: vf - Float(vi), cells: clampedCells(ui, vi, columns: 0..<width))
+    }
+
+    /// The position in the picture, and the face's position in the layout.
+    @inline(__always)
+    private func equiAngularPosition(_ vector: SIMD3<Float>) -> (Float, Float, Int) {
         let layout = Self.equiAngular
         var (uf, vf, direction) = Self.onCube(vector, layout: layout)
         let position = layout.positionOfDirection[direction.rawValue]
@@ -298,7 +381,6 @@ struct ProjectionSampler: Sendable {
         vf *= heightF
         uf -= 0.5
         vf -= 0.5
-        let ui = Int(floorf(uf)), vi = Int(floorf(vf))
-        return Sample(du: uf - Float(ui), dv: vf - Float(vi), cells: clampedCells(ui, vi, columns: 0..<width))
+        return (uf, vf, position)
     }
 }

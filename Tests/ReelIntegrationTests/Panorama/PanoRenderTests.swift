@@ -58,6 +58,12 @@ import Testing
     /// `reel pano render` of each is v360's view of it, frame for frame. The cubemap is
     /// tagged with Spherical Video V2's `cbmp` (YouTube's layout, 4 pixels of padding) and
     /// needs no --projection.
+    /// One second of the equirectangular clip turned into another projection by v360.
+    static func projected(_ name: String, making: String) throws -> String {
+        try Fixtures.made("pano-\(name).mp4", ["-i", try clip(), "-t", "1", "-vf", "v360=input=e:\(making):interp=linear",
+                                                "-c:v", "libx264", "-crf", "10", "-pix_fmt", "yuv420p", "-an"])
+    }
+
     @Test(arguments: [
         ("eac", "output=eac:w=768:h=512", ["--projection", "eac"], "input=eac"),
         ("dfisheye", "output=dfisheye:w=768:h=384:h_fov=195:v_fov=195", ["--projection", "dfisheye", "--lens-fov", "195"],
@@ -67,8 +73,7 @@ import Testing
         ("c3x2-cbmp", "output=c3x2:w=576:h=384:out_frot=002200:fout_pad=4", [], "input=c3x2:in_frot=002200:fin_pad=4"),
     ])
     func otherProjectionsAreV360FrameForFrame(name: String, making: String, options: [String], reading: String) throws {
-        let made = try Fixtures.made("pano-\(name).mp4", ["-i", try Self.clip(), "-t", "1", "-vf", "v360=input=e:\(making):interp=linear",
-                                                            "-c:v", "libx264", "-crf", "10", "-pix_fmt", "yuv420p", "-an"])
+        let made = try Self.projected(name, making: making)
         var source = made
         if name.hasSuffix("cbmp") {
             source = try Paths.temporaryDirectory().appendingPathComponent("tagged-\(name).mp4").path

@@ -1,4 +1,5 @@
 import Foundation
+import Reel
 import Testing
 
 extension PlaybackTests {
@@ -176,5 +177,65 @@ extension PlaybackTests.PanoramaWindowTests {
         #expect(header.hasPrefix("YUV4MPEG2 W768 H432 "), "\(header)")
         let frames = try Processes.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", y4m])
         #expect((Int(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 1, "views read back: \(frames.stdout)")
+    }
+}
+
+extension PlaybackTests.PanoramaWindowTests {
+    /// Headless, a 360° source is shown as a view as well: the tap and snapshots hold the
+    /// view at --view-size, in any projection. The tapped frames of an equi-angular cubemap
+    /// are v360's view of it, frame for frame; --projection flat hands over the source.
+    @Test(.timeLimit(.minutes(2))) func headlessTapsAndSnapshotsHoldTheView() throws {
+        let source = try PanoRenderTests.projected("eac", making: "output=eac:w=768:h=512")
+        let directory = try Paths.temporaryDirectory()
+        let y4m = directory.appendingPathComponent("view.y4m").path, snapshot = directory.appendingPathComponent("view.png").path
+        // In real time: an untimed player outruns the y4m writer, and the tap drops frames.
+        let result = try reel("play", "--headless", "--projection", "eac", "--yaw", "-60", "--pitch", "20", "--view-size", "320x180",
+                              "--tap", "y4m:\(y4m)", "--snapshot", "0.5:\(snapshot)", source, timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let view = PanoramaView(yaw: -60, pitch: 20, horizontalFOV: 90).squarePixels(width: 320, height: 180)
+        let ours = try PanoRenderTests.hashes(y4m)
+        let theirs = try PanoRenderTests.hashes(source, filter: "v360=input=eac:output=flat:yaw=-60:pitch=20:h_fov=90:v_fov=\(view.verticalFOV):w=320:h=180:interp=linear")
+        #expect(ours.count == 25 && ours == theirs, "\(zip(ours, theirs).filter { $0 != $1 }.count) of \(ours.count) tapped views differ from v360's")
+        let size = try Processes.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", snapshot])
+        #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "320,180", "snapshot \(size.stdout)")
+
+        let flat = directory.appendingPathComponent("flat.y4m").path
+        let plain = try reel("play", "--headless", "--projection", "flat", "--tap", "y4m:\(flat)", source, timeout: 60)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try PanoRenderTests.hashes(flat) == (try PanoRenderTests.hashes(source)), "--projection flat taps the decoded pictures")
+    }
+}
+
+extension PlaybackTests.PanoramaWindowTests {
+    /// VR lens settings from the command line: a white square straight ahead is seen at each
+    /// lens's centre, which --vr-ipd over --vr-screen-width moves (Cardboard v2's lens).
+    @Test(.timeLimit(.minutes(2))) func theLensesSitWhereTheViewerSays() throws {
+        let clip = try Fixtures.made("equirect-marker.mp4", [
+            "-f", "lavfi", "-i", "color=black:size=1024x512:rate=25:duration=0.2,drawbox=x=500:y=244:w=24:h=24:color=white:t=fill",
+            "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p"])
+        /// The bright pixels' mean column in each half of the tapped VR picture.
+        func markers(_ options: [String]) throws -> (left: Double, right: Double) {
+            let directory = try Paths.temporaryDirectory()
+            let result = try Processes.run(Paths.reel, ["play", "--headless", "--untimed", "--projection", "equirect", "--vr", "--view-size", "640x320",
+                                                        "--tap", "png:\(directory.path)", "--tap-every", "100"] + options + [clip], timeout: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            let png = directory.appendingPathComponent("frame-000000.png").path, raw = directory.appendingPathComponent("eyes.gray").path
+            let cut = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", png, "-vf", "format=gray", "-f", "rawvideo", raw])
+            try #require(cut.status == 0, "\(cut.stderr)")
+            let gray = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+            try #require(gray.count == 640 * 320)
+            func mean(_ columns: Range<Int>) -> Double {
+                var sum = 0.0, count = 0.0
+                for y in 0..<320 { for x in columns where gray[y * 640 + x] > 128 { sum += Double(x - columns.lowerBound); count += 1 } }
+                return count > 0 ? sum / count : .nan
+            }
+            return (mean(0..<320), mean(320..<640))
+        }
+        let centred = try markers(["--vr-preset", "cardboard-v2", "--vr-ipd", "60"])
+        let apart = try markers(["--vr-preset", "cardboard-v2", "--vr-ipd", "70", "--vr-screen-width", "120"])
+        print("VR lens centres: \(centred) with the lenses at the eyes' middles, \(apart) 70 mm apart on a 120 mm screen")
+        #expect(abs(centred.left - 159.5) < 2 && abs(centred.right - 159.5) < 2, "\(centred)")
+        // 70/120 of 640 between the centres: each lens 26.7 pixels outward of its eye's middle.
+        #expect(abs(apart.left - (159.5 - 26.7)) < 2 && abs(apart.right - (159.5 + 26.7)) < 2, "\(apart)")
     }
 }

@@ -61,6 +61,18 @@ extension PlaybackTests {
             let result = try reel("play", "--headless", "--rate", "3", "x.mp4")
             #expect(result.status != 0)
             #expect(result.stderr.contains("--rate"))
+            // 360° and VR options say what they take.
+            for (arguments, message) in [(["--projection", "cube"], "--projection must be one of equirect, hequirect, c3x2, c6x1, eac, dfisheye, flat"),
+                                         (["--projection", "c3x2", "--cube-rotations", "0123"], "invalid cube face rotations '0123'"),
+                                         (["--projection", "dfisheye", "--lens-fov", "400"], "--lens-fov must be above 0 and at most 360"),
+                                         (["--vr-preset", "daydream"], "--vr-preset must be cardboard-v1 or cardboard-v2"),
+                                         (["--vr-k1", "20"], "--vr-k1 must be between -10 and 10"),
+                                         (["--vr-chroma", "1:1"], "--vr-chroma takes three scales"),
+                                         (["--vr-ipd", "130"], "--vr-ipd must be above 0 and at most --vr-screen-width"),
+                                         (["--view-size", "1x1"], "--view-size takes WxH")] {
+                let invalid = try Processes.run(Paths.reel, ["play", "--headless"] + arguments + ["x.mp4"])
+                #expect(invalid.status != 0 && invalid.stderr.contains(message), "\(arguments): \(invalid.stderr)")
+            }
         }
     }
 }

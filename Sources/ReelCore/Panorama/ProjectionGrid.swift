@@ -1,0 +1,117 @@
+import Dispatch
+
+/// ``CoarseGrid`` for the projections other than equirectangular: source positions
+/// computed exactly every `step` output pixels and interpolated in between, but only in
+/// cells whose corners fall in one region (one cube face, one fisheye lens) and whose
+/// centre lands where the interpolation says; elsewhere (a face's edge, the seam behind a
+/// VR180 view) pixels are computed exactly.
+struct ProjectionGrid: Sendable {
+    let step: Int
+    private let columns: Int
+    private let rows: Int
+    private let width: Int
+    private let height: Int
+    private let points: [ProjectionSampler.Location]
+    /// Per cell (`columns − 1` across): whether its pixels may be interpolated.
+    private let smooth: [Bool]
+
+    /// How far (in source pixels) a cell's centre may be from the interpolated position.
+    static let tolerance: Float = 0.5
+
+    init(geometry: PanoramaMap.Geometry, sampler: ProjectionSampler, step: Int, threads: Int) {
+        self.step = step
+        width = Int(geometry.width)
+        height = Int(geometry.height)
+        let columns = max(2, (width - 1 + step - 1) / step + 1), rows = max(2, (height - 1 + step - 1) / step + 1)
+        self.columns = columns
+        self.rows = rows
+        let width = width, height = height
+        var points = [ProjectionSampler.Location](repeating: .init(u: 0, v: 0, region: 0), count: columns * rows)
+        var smooth = [Bool](repeating: false, count: (columns - 1) * (rows - 1))
+        let jobs = max(1, min(threads, rows))
+        points.withUnsafeMutableBufferPointer { buffer in
+            let shared = SharedPointer(buffer.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: jobs) { job in
+                for row in (rows * job / jobs)..<(rows * (job + 1) / jobs) {
+                    for column in 0..<columns {
+                        shared[row * columns + column] = sampler.locate(geometry.direction(x: min(column * step, width - 1), y: min(row * step, height - 1)))
+                    }
+                }
+            }
+        }
+        let located = points
+        smooth.withUnsafeMutableBufferPointer { buffer in
+            let shared = SharedPointer(buffer.baseAddress!)
+            let cellRows = rows - 1
+            DispatchQueue.concurrentPerform(iterations: max(1, min(threads, cellRows))) { job in
+                let jobs = max(1, min(threads, cellRows))
+                for row in (cellRows * job / jobs)..<(cellRows * (job + 1) / jobs) {
+                    for column in 0..<(columns - 1) {
+                        let a = located[row * columns + column], b = located[row * columns + column + 1]
+                        let c = located[(row + 1) * columns + column], d = located[(row + 1) * columns + column + 1]
+                        guard a.region == b.region, a.region == c.region, a.region == d.region else { continue }
+                        let x0 = min(column * step, width - 1), x1 = min(x0 + step, width - 1)
+                        let y0 = min(row * step, height - 1), y1 = min(y0 + step, height - 1)
+                        // The exact position at the cell's middle against the interpolated one.
+                        let (xm, ym) = ((x0 + x1) / 2, (y0 + y1) / 2)
+                        let middle = sampler.locate(geometry.direction(x: xm, y: ym))
+                        let tx: Float = x1 > x0 ? Float(xm - x0) / Float(x1 - x0) : 0, ty: Float = y1 > y0 ? Float(ym - y0) / Float(y1 - y0) : 0
+                        let (u, v) = Self.interpolate(a, b, c, d, tx, ty)
+                        shared[row * (columns - 1) + column] = middle.region == a.region
+                            && abs(middle.u - u) <= Self.tolerance && abs(middle.v - v) <= Self.tolerance
+                    }
+                }
+            }
+        }
+        self.points = points
+        self.smooth = smooth
+    }
+
+    @inline(__always)
+    private static func interpolate(_ a: ProjectionSampler.Location, _ b: ProjectionSampler.Location, _ c: ProjectionSampler.Location,
+                                    _ d: ProjectionSampler.Location, _ tx: Float, _ ty: Float) -> (Float, Float) {
+        let topU = a.u + (b.u - a.u) * tx, bottomU = c.u + (d.u - c.u) * tx
+        let topV = a.v + (b.v - a.v) * tx, bottomV = c.v + (d.v - c.v) * tx
+        return (topU + (bottomU - topU) * ty, topV + (bottomV - topV) * ty)
+    }
+
+    /// Calls `body(x, location)` for every pixel of output row `y`, left to right, with
+    /// the interpolated location, or nil where the pixel must be computed exactly.
+    @inline(__always)
+    func forEachPixel(inRow y: Int, _ body: (Int, ProjectionSampler.Location?) -> Void) {
+        let row = min(y / step, rows - 2)
+        let y0 = min(row * step, height - 1), y1 = min(y0 + step, height - 1)
+        let ty: Float = y1 > y0 ? Float(y - y0) / Float(y1 - y0) : 0
+        for column in 0..<(columns - 1) {
+            let x0 = min(column * step, width - 1), x1 = min(x0 + step, width - 1)
+            let end = column == columns - 2 ? width : x1
+            guard x0 < end else { continue }
+            guard smooth[row * (columns - 1) + column] else {
+                for x in x0..<end { body(x, nil) }
+                continue
+            }
+            let a = points[row * columns + column], b = points[row * columns + column + 1]
+            let c = points[(row + 1) * columns + column], d = points[(row + 1) * columns + column + 1]
+            let scale: Float = x1 > x0 ? 1 / Float(x1 - x0) : 0
+            for x in x0..<end {
+                let (u, v) = Self.interpolate(a, b, c, d, Float(x - x0) * scale, ty)
+                body(x, ProjectionSampler.Location(u: u, v: v, region: a.region))
+            }
+        }
+    }
+}
+
+extension ProjectionSampler {
+    /// The sample at an interpolated location when its 2×2 cells lie inside its region
+    /// (nearly always); nil otherwise, for ``sample(_:)`` to decide.
+    @inline(__always)
+    func regularSample(at location: Location) -> Sample? {
+        let uiF = location.u.rounded(.down), viF = location.v.rounded(.down)
+        guard uiF.isFinite, viF.isFinite, abs(uiF) < 1e6, abs(viF) < 1e6 else { return nil }
+        let ui = Int32(uiF), vi = Int32(viF), rect = regions[location.region]
+        guard ui >= rect[0], ui + 1 < rect[2], vi >= rect[1], vi + 1 < rect[3] else { return nil }
+        let c00 = SIMD2(ui, vi)
+        return Sample(du: location.u - uiF, dv: location.v - viF,
+                      cells: (c00, c00 &+ SIMD2(1, 0), c00 &+ SIMD2(0, 1), c00 &+ SIMD2(1, 1)))
+    }
+}

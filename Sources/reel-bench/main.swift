@@ -52,7 +52,7 @@ if arguments.first == "vap" {
     exit(0)
 }
 guard arguments.first == "pixels" || arguments.first == "pano" else {
-    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N] [--projection NAME] | player-churn FILE SECONDS [SEED] | player-cycles FILE N\n".utf8))
+    FileHandle.standardError.write(Data("usage: reel-bench pixels|pano|vap [--runs N] [--frames N] [--projection NAME] [--maps-only] [--interactive-only] | player-churn FILE SECONDS [SEED] | player-cycles FILE N\n".utf8))
     exit(2)
 }
 if arguments.first == "pano" {
@@ -64,12 +64,13 @@ if arguments.first == "pano" {
     if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { pano.runs = max(value, 1) }
     for interpolation in PanoramaInterpolation.allCases {
         for threads in [1, 2] {
+            // --interactive-only: for profiling the maps a moving view uses.
             print(String(format: "map build 1280x720 from %@ %@, %d thread(s): exact %.2f ms, interactive %.2f ms",
                          pano.projection.name as NSString, interpolation.rawValue as NSString, threads,
-                         try pano.mapBuildMilliseconds(interpolation: interpolation, threads: threads),
+                         arguments.contains("--interactive-only") ? .nan : try pano.mapBuildMilliseconds(interpolation: interpolation, threads: threads),
                          try pano.mapBuildMilliseconds(interpolation: interpolation, precision: .interactive, threads: threads)))
         }
-        for threads in [1, 2] {
+        for threads in [1, 2] where !arguments.contains("--maps-only") {
             print(String(format: "remap %@ %dx%d -> 1280x720 %@, %d thread(s): %.1f fps", pano.projection.name as NSString,
                          pano.sourceWidth, pano.sourceHeight, interpolation.rawValue as NSString, threads,
                          try pano.remapFramesPerSecond(threads: threads, interpolation: interpolation)))

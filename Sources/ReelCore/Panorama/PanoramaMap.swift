@@ -90,8 +90,10 @@ public struct PanoramaMap: Sendable {
         let taps = interpolation == .nearest ? 1 : 4
         self.taps = taps
         var offsets = [Int32](repeating: 0, count: width * height)
-        // Blocks that wrap round a pole (rare): (pixel, four offsets), numbered afterwards.
-        let irregularBlocks = LockedList<(Int, [Int32])>()
+        // Blocks that wrap round a pole or cross a face's edge: each job lists its own,
+        // numbered afterwards.
+        let jobs = max(1, min(threads, height))
+        let blockLists = (0..<jobs).map { _ in IrregularBlocks() }
         // Nearest needs no weights (one unused element keeps the pointer below valid).
         var weights = [Int16](repeating: 0, count: interpolation == .nearest ? 1 : width * height * taps)
         let geometry = Geometry(view: view, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
@@ -108,11 +110,11 @@ public struct PanoramaMap: Sendable {
                     if row >= 0 && row < sourceHeight && column >= 0 && column < sourceWidth { return Int32(truncatingIfNeeded: row &* stride &+ column) }
                     return Int32(Geometry.reflectY(row, sourceHeight) * stride + Geometry.reflectX(column, row, sourceWidth, sourceHeight))
                 }
-                @Sendable @inline(__always) func store(x: Int, y: Int, uf: Float, vf: Float) {
+                @Sendable @inline(__always) func store(x: Int, y: Int, uf: Float, vf: Float, _ blocks: IrregularBlocks) {
                     // v360: integer cell (floorf; both are ≥ 0 but for rounding), position inside it.
                     let uiFloat = uf >= 0 ? Float(Int32(uf)) : floorf(uf), viFloat = vf >= 0 ? Float(Int32(vf)) : floorf(vf)
                     let ui = Int(uiFloat), vi = Int(viFloat), du = uf - uiFloat, dv = vf - viFloat
-                    let pixel = y &* width &+ x, base = pixel &* taps
+                    let pixel = y &* width &+ x
                     if taps == 1 {
                         // v360's nearest kernel: the cell of its 4×4 window lrintf rounds to
                         // (a fraction in [0, 1) rounds up only above one half: ties go to even).
@@ -122,18 +124,15 @@ public struct PanoramaMap: Sendable {
                             // The usual block: (o, o + 1, o + stride, o + stride + 1), one offset.
                             offsets[pixel] = Int32(truncatingIfNeeded: vi &* stride &+ ui)
                         } else {
-                            irregularBlocks.append((pixel, [offset(ui, vi), offset(ui &+ 1, vi), offset(ui, vi &+ 1), offset(ui &+ 1, vi &+ 1)]))
+                            blocks.append(pixel, offset(ui, vi), offset(ui &+ 1, vi), offset(ui, vi &+ 1), offset(ui &+ 1, vi &+ 1))
                         }
-                        weights[base] = Self.roundedWeight((1 - du) * (1 - dv) * 16385)
-                        weights[base &+ 1] = Self.roundedWeight(du * (1 - dv) * 16385)
-                        weights[base &+ 2] = Self.roundedWeight((1 - du) * dv * 16385)
-                        weights[base &+ 3] = Self.roundedWeight(du * dv * 16385)
+                        storeWeights(pixel, du, dv)
                     }
                 }
+                @Sendable @inline(__always) func cellOffset(_ cell: SIMD2<Int32>) -> Int32 { cell.y &* Int32(truncatingIfNeeded: stride) &+ cell.x }
                 /// A sample of another projection: its cells are given, not derived.
-                @Sendable @inline(__always) func store(x: Int, y: Int, _ sample: ProjectionSampler.Sample) {
+                @Sendable @inline(__always) func store(x: Int, y: Int, _ sample: ProjectionSampler.Sample, _ blocks: IrregularBlocks) {
                     let pixel = y &* width &+ x
-                    @inline(__always) func cellOffset(_ cell: SIMD2<Int32>) -> Int32 { cell.y &* Int32(truncatingIfNeeded: stride) &+ cell.x }
                     let (c00, c10, c01, c11) = sample.cells
                     if taps == 1 {
                         // As for equirectangular sources: the cell lrintf rounds to.
@@ -144,42 +143,64 @@ public struct PanoramaMap: Sendable {
                     if c10 == c00 &+ SIMD2(1, 0) && c01 == c00 &+ SIMD2(0, 1) && c11 == c00 &+ SIMD2(1, 1) {
                         offsets[pixel] = cellOffset(c00)
                     } else {
-                        irregularBlocks.append((pixel, [cellOffset(c00), cellOffset(c10), cellOffset(c01), cellOffset(c11)]))
+                        blocks.append(pixel, cellOffset(c00), cellOffset(c10), cellOffset(c01), cellOffset(c11))
                     }
-                    let du = sample.du, dv = sample.dv, base = pixel &* 4
+                    storeWeights(pixel, sample.du, sample.dv)
+                }
+                /// An interpolated position whose 2×2 block lies inside its face or lens.
+                @Sendable @inline(__always) func storeRegular(x: Int, y: Int, _ corner: SIMD2<Int32>, _ du: Float, _ dv: Float) {
+                    let pixel = y &* width &+ x
+                    if taps == 1 {
+                        offsets[pixel] = cellOffset(corner &+ SIMD2(du > 0.5 ? 1 : 0, dv > 0.5 ? 1 : 0))
+                    } else {
+                        offsets[pixel] = cellOffset(corner)
+                        storeWeights(pixel, du, dv)
+                    }
+                }
+                @Sendable @inline(__always) func storeWeights(_ pixel: Int, _ du: Float, _ dv: Float) {
+                    let base = pixel &* 4
                     weights[base] = Self.roundedWeight((1 - du) * (1 - dv) * 16385)
                     weights[base &+ 1] = Self.roundedWeight(du * (1 - dv) * 16385)
                     weights[base &+ 2] = Self.roundedWeight((1 - du) * dv * 16385)
                     weights[base &+ 3] = Self.roundedWeight(du * dv * 16385)
                 }
-                @Sendable func fill(rows: Range<Int>) {
+                @Sendable func fill(rows: Range<Int>, _ blocks: IrregularBlocks) {
                     for y in rows {
                         if let sampler, let projectionGrid {
                             projectionGrid.forEachPixel(inRow: y) { x, location in
-                                store(x: x, y: y, location.flatMap(sampler.regularSample(at:)) ?? sampler.sample(geometry.direction(x: x, y: y)))
+                                if let location, let (corner, du, dv) = sampler.regularCorner(at: location) {
+                                    storeRegular(x: x, y: y, corner, du, dv)
+                                } else if let location, let clamped = sampler.clampedSample(at: location) {
+                                    store(x: x, y: y, clamped, blocks)
+                                } else {
+                                    store(x: x, y: y, sampler.sample(geometry.direction(x: x, y: y)), blocks)
+                                }
                             }
                         } else if let sampler {
-                            for x in 0..<width { store(x: x, y: y, sampler.sample(geometry.direction(x: x, y: y))) }
+                            for x in 0..<width { store(x: x, y: y, sampler.sample(geometry.direction(x: x, y: y)), blocks) }
                         } else if let grid {
-                            grid.forEachPixel(inRow: y) { x, uf, vf in store(x: x, y: y, uf: uf, vf: vf) }
+                            grid.forEachPixel(inRow: y) { x, uf, vf in store(x: x, y: y, uf: uf, vf: vf, blocks) }
                         } else {
                             for x in 0..<width {
                                 let (uf, vf) = geometry.sourceCoordinates(x: x, y: y)
-                                store(x: x, y: y, uf: uf, vf: vf)
+                                store(x: x, y: y, uf: uf, vf: vf, blocks)
                             }
                         }
                     }
                 }
-                let jobs = max(1, min(threads, height))
                 DispatchQueue.concurrentPerform(iterations: jobs) { job in
-                    fill(rows: (height * job / jobs)..<(height * (job + 1) / jobs))
+                    fill(rows: (height * job / jobs)..<(height * (job + 1) / jobs), blockLists[job])
                 }
             }
         }
+        // Jobs hold rows in order, and each its pixels in order: the blocks come out sorted.
         var irregular: [Int32] = []
-        for (pixel, block) in irregularBlocks.items.sorted(by: { $0.0 < $1.0 }) {
-            offsets[pixel] = -Int32(irregular.count / 4) - 1
-            irregular += block
+        irregular.reserveCapacity(blockLists.reduce(0) { $0 + $1.entries.count } / 5 * 4)
+        for list in blockLists {
+            for start in Swift.stride(from: 0, to: list.entries.count, by: 5) {
+                offsets[Int(list.entries[start])] = -Int32(irregular.count / 4) - 1
+                irregular += list.entries[(start + 1)..<(start + 5)]
+            }
         }
         self.offsets = offsets
         self.irregular = irregular
@@ -317,10 +338,17 @@ struct SharedPointer<Element>: @unchecked Sendable {
     }
 }
 
-/// A list that parallel jobs append to under a lock (for rare items).
-final class LockedList<Element>: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var storage: [Element] = []
-    func append(_ element: Element) { lock.withLock { storage.append(element) } }
-    var items: [Element] { lock.withLock { storage } }
+/// The irregular bilinear blocks one job of a map's build found: pixel and four source
+/// offsets, five numbers each. One job appends; the build reads them once the jobs are done.
+final class IrregularBlocks: @unchecked Sendable {
+    private(set) var entries: [Int32] = []
+
+    @inline(__always)
+    func append(_ pixel: Int, _ o0: Int32, _ o1: Int32, _ o2: Int32, _ o3: Int32) {
+        entries.append(Int32(truncatingIfNeeded: pixel))
+        entries.append(o0)
+        entries.append(o1)
+        entries.append(o2)
+        entries.append(o3)
+    }
 }

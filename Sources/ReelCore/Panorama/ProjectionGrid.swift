@@ -92,26 +92,44 @@ struct ProjectionGrid: Sendable {
             }
             let a = points[row * columns + column], b = points[row * columns + column + 1]
             let c = points[(row + 1) * columns + column], d = points[(row + 1) * columns + column + 1]
-            let scale: Float = x1 > x0 ? 1 / Float(x1 - x0) : 0
+            // This row's ends of the cell, then along the row.
+            let startU = a.u + (c.u - a.u) * ty, startV = a.v + (c.v - a.v) * ty
+            let stepU = (b.u + (d.u - b.u) * ty - startU) * (x1 > x0 ? 1 / Float(x1 - x0) : 0)
+            let stepV = (b.v + (d.v - b.v) * ty - startV) * (x1 > x0 ? 1 / Float(x1 - x0) : 0)
             for x in x0..<end {
-                let (u, v) = Self.interpolate(a, b, c, d, Float(x - x0) * scale, ty)
-                body(x, ProjectionSampler.Location(u: u, v: v, region: a.region))
+                let t = Float(x - x0)
+                body(x, ProjectionSampler.Location(u: startU + stepU * t, v: startV + stepV * t, region: a.region))
             }
         }
     }
 }
 
 extension ProjectionSampler {
-    /// The sample at an interpolated location when its 2×2 cells lie inside its region
-    /// (nearly always); nil otherwise, for ``sample(_:)`` to decide.
+    /// The top-left cell of an interpolated location's 2×2 block and the position inside
+    /// it, when the block lies inside its region (nearly always); nil otherwise, for
+    /// ``sample(_:)`` to decide.
     @inline(__always)
-    func regularSample(at location: Location) -> Sample? {
+    func regularCorner(at location: Location) -> (SIMD2<Int32>, Float, Float)? {
+        // Inside a region both are ≥ 0, where truncation is floor (and needs no libm call);
+        // negative, huge or not a number goes to the exact path.
+        guard location.u >= 0, location.v >= 0, location.u < 1e6, location.v < 1e6 else { return nil }
+        let ui = Int32(location.u), vi = Int32(location.v), region = location.region
+        guard ui >= regionMinU[region], ui &+ 1 < regionEndU[region], vi >= regionMinV[region], vi &+ 1 < regionEndV[region] else { return nil }
+        return (SIMD2(ui, vi), location.u - Float(ui), location.v - Float(vi))
+    }
+
+    /// For the projections whose cells v360 clamps into the picture or a lens (all but the
+    /// cubemaps, whose cells cross onto other faces): the clamped cells at an interpolated
+    /// location outside its region, such as everything behind a VR180 view.
+    @inline(__always)
+    func clampedSample(at location: Location) -> Sample? {
+        if case .cubemap = kind { return nil }
+        guard abs(location.u) < 1e6, abs(location.v) < 1e6 else { return nil }
         let uiF = location.u.rounded(.down), viF = location.v.rounded(.down)
-        guard uiF.isFinite, viF.isFinite, abs(uiF) < 1e6, abs(viF) < 1e6 else { return nil }
-        let ui = Int32(uiF), vi = Int32(viF), rect = regions[location.region]
-        guard ui >= rect[0], ui + 1 < rect[2], vi >= rect[1], vi + 1 < rect[3] else { return nil }
-        let c00 = SIMD2(ui, vi)
-        return Sample(du: location.u - uiF, dv: location.v - viF,
-                      cells: (c00, c00 &+ SIMD2(1, 0), c00 &+ SIMD2(0, 1), c00 &+ SIMD2(1, 1)))
+        let ui = Int32(uiF), vi = Int32(viF), region = location.region
+        @inline(__always) func column(_ u: Int32) -> Int32 { min(max(u, regionMinU[region]), regionEndU[region] - 1) }
+        @inline(__always) func row(_ v: Int32) -> Int32 { min(max(v, regionMinV[region]), regionEndV[region] - 1) }
+        let (u0, u1, v0, v1) = (column(ui), column(ui &+ 1), row(vi), row(vi &+ 1))
+        return Sample(du: location.u - uiF, dv: location.v - viF, cells: (SIMD2(u0, v0), SIMD2(u1, v0), SIMD2(u0, v1), SIMD2(u1, v1)))
     }
 }

@@ -25,18 +25,36 @@ struct ProjectionSampler: Sendable {
         var region: Int
     }
 
-    /// Each region's pixels: columns minU..<endU, rows minV..<endV. A cell pair wholly
-    /// inside is read as it is; anything else needs ``sample(_:)``.
-    private(set) var regions: [SIMD4<Int32>] = []
+    /// Each region's pixels: columns minU..<endU, rows minV..<endV, by region. A 2×2 block
+    /// wholly inside is read as it is; anything else needs ``sample(_:)``.
+    private(set) var regionMinU = SIMD8<Int32>.zero, regionMinV = SIMD8<Int32>.zero
+    private(set) var regionEndU = SIMD8<Int32>.zero, regionEndV = SIMD8<Int32>.zero
 
-    private enum Kind {
+    /// A layout's faces as plain numbers (no reference counting in the per-pixel code): the
+    /// position of each direction, and each position's quarter turns.
+    struct Faces: Sendable {
+        var position: SIMD8<Int32> = .zero
+        var rotation: SIMD8<Int32> = .zero
+
+        init(_ layout: CubemapLayout) {
+            for index in 0..<6 {
+                position[index] = Int32(layout.positionOfDirection[index])
+                rotation[index] = Int32(layout.rotationAtPosition[index])
+            }
+        }
+
+        @inline(__always) func position(of direction: Direction) -> Int { Int(position[direction.rawValue]) }
+        @inline(__always) func turns(at position: Int) -> Int { Int(rotation[position]) }
+    }
+
+    enum Kind {
         case halfEquirectangular
-        case cubemap(columns: Int, rows: Int, CubemapLayout)
+        case cubemap(columns: Int, rows: Int, Faces)
         case equiAngularCubemap
         case dualFisheye(range: Float)
     }
 
-    private let kind: Kind
+    let kind: Kind
     private let width: Int, height: Int
     private let widthF: Float, heightF: Float
     /// Cubemaps: a face's width and height as fractions of pixels, and the scale padding leaves.
@@ -44,11 +62,11 @@ struct ProjectionSampler: Sendable {
     private let scaleU: Float, scaleV: Float
 
     /// v360's cube directions, in its order.
-    private enum Direction: Int { case right, left, up, down, front, back }
+    enum Direction: Int { case right, left, up, down, front, back }
 
     /// EAC's faces: front, right and left on top; down, back and up below, turned
     /// (v360's `prepare_eac_in`).
-    private static let equiAngular = try! CubemapLayout(faceOrder: "lfrdbu", faceRotations: "000313")
+    private static let equiAngular = Faces(try! CubemapLayout(faceOrder: "lfrdbu", faceRotations: "000313"))
 
     /// C's `M_2_PI`, as v360 multiplies by it (in double).
     private static let twoOverPi: Double = 0.63661977236758134308
@@ -68,7 +86,7 @@ struct ProjectionSampler: Sendable {
         case .cubemap3x2(let layout), .cubemap6x1(let layout):
             let columns = if case .cubemap3x2 = projection { 3 } else { 6 }
             let rows = columns == 3 ? 2 : 1
-            kind = .cubemap(columns: columns, rows: rows, layout)
+            kind = .cubemap(columns: columns, rows: rows, Faces(layout))
             faceWidth = Float(width) / Float(columns)
             faceHeight = Float(height) / Float(rows)
             if layout.padding > 0 {
@@ -86,6 +104,7 @@ struct ProjectionSampler: Sendable {
         self.scaleU = scaleU
         self.scaleV = scaleV
         let whole = SIMD4<Int32>(0, 0, Int32(width), Int32(height))
+        let regions: [SIMD4<Int32>]
         switch kind {
         case .halfEquirectangular:
             regions = [whole]
@@ -102,6 +121,9 @@ struct ProjectionSampler: Sendable {
             let halfWidth = Float(width) * 0.5, lensColumns = Int32(Int(halfWidth - 1) + 1), shift = Int32(ceilf(halfWidth))
             regions = [SIMD4(0, 0, lensColumns, Int32(height)), SIMD4(shift, 0, shift + lensColumns, Int32(height))]
         }
+        for (index, region) in regions.enumerated() {
+            (regionMinU[index], regionMinV[index], regionEndU[index], regionEndV[index]) = (region[0], region[1], region[2], region[3])
+        }
     }
 
     /// Where direction `vector` falls (see ``Location``); `sample(_:)` gives v360's cells.
@@ -111,8 +133,8 @@ struct ProjectionSampler: Sendable {
         case .halfEquirectangular:
             let (uf, vf) = halfEquirectangularPosition(vector)
             return Location(u: uf, v: vf, region: 0)
-        case .cubemap(let columns, let rows, let layout):
-            let face = cubeFacePosition(vector, columns: columns, rows: rows, layout: layout)
+        case .cubemap(let columns, let rows, let faces):
+            let face = cubeFacePosition(vector, columns: columns, rows: rows, faces: faces)
             return Location(u: Float(face.shiftU) + face.uf, v: Float(face.shiftV) + face.vf, region: face.position)
         case .equiAngularCubemap:
             let (uf, vf, position) = equiAngularPosition(vector)
@@ -129,7 +151,7 @@ struct ProjectionSampler: Sendable {
     func sample(_ vector: SIMD3<Float>) -> Sample {
         switch kind {
         case .halfEquirectangular: halfEquirectangular(vector)
-        case .cubemap(let columns, let rows, let layout): cubemap(vector, columns: columns, rows: rows, layout: layout)
+        case .cubemap(let columns, let rows, let faces): cubemap(vector, columns: columns, rows: rows, faces: faces)
         case .equiAngularCubemap: equiAngularCubemap(vector)
         case .dualFisheye(let range): dualFisheye(vector, range: range)
         }
@@ -199,7 +221,7 @@ struct ProjectionSampler: Sendable {
     /// v360's `xyz_to_cube`: the face `vector` hits and the position on it in [-1, 1],
     /// turned as the layout turns that face.
     @inline(__always)
-    private static func onCube(_ vector: SIMD3<Float>, layout: CubemapLayout) -> (u: Float, v: Float, direction: Direction) {
+    private static func onCube(_ vector: SIMD3<Float>, faces: Faces) -> (u: Float, v: Float, direction: Direction) {
         let phi = atan2f(vector.x, vector.z), theta = asinf(vector.y)
         let phiD = Double(phi)
         var direction: Direction
@@ -232,7 +254,7 @@ struct ProjectionSampler: Sendable {
         case .front: u = vector.x / vector.z; v = vector.y / vector.z
         case .back: u = vector.x / vector.z; v = -vector.y / vector.z
         }
-        rotate(&u, &v, quarterTurns: layout.rotationAtPosition[layout.positionOfDirection[direction.rawValue]])
+        rotate(&u, &v, quarterTurns: faces.turns(at: faces.position(of: direction)))
         return (u, v, direction)
     }
 
@@ -260,9 +282,9 @@ struct ProjectionSampler: Sendable {
 
     /// v360's `process_cube_coordinates`: a position just off `direction`'s face, on the
     /// face it runs onto; returns that face's position in the layout.
-    private static func acrossEdge(_ u: Float, _ v: Float, direction: Direction, layout: CubemapLayout) -> (u: Float, v: Float, position: Int) {
+    private static func acrossEdge(_ u: Float, _ v: Float, direction: Direction, faces: Faces) -> (u: Float, v: Float, position: Int) {
         var u = u, v = v
-        rotateBack(&u, &v, quarterTurns: layout.rotationAtPosition[layout.positionOfDirection[direction.rawValue]])
+        rotateBack(&u, &v, quarterTurns: faces.turns(at: faces.position(of: direction)))
         var direction = direction
         var newU = u, newV = v
         if (u < -1 || u >= 1) && (v < -1 || v >= 1) {
@@ -308,8 +330,8 @@ struct ProjectionSampler: Sendable {
             case .back: direction = .down; (newU, newV) = (-u, -v)
             }
         }
-        let position = layout.positionOfDirection[direction.rawValue]
-        rotate(&newU, &newV, quarterTurns: layout.rotationAtPosition[position])
+        let position = faces.position(of: direction)
+        rotate(&newU, &newV, quarterTurns: faces.turns(at: position))
         return (newU, newV, position)
     }
 
@@ -323,11 +345,11 @@ struct ProjectionSampler: Sendable {
     }
 
     @inline(__always)
-    private func cubeFacePosition(_ vector: SIMD3<Float>, columns: Int, rows: Int, layout: CubemapLayout) -> FaceHit {
-        var (uf, vf, direction) = Self.onCube(vector, layout: layout)
+    private func cubeFacePosition(_ vector: SIMD3<Float>, columns: Int, rows: Int, faces: Faces) -> FaceHit {
+        var (uf, vf, direction) = Self.onCube(vector, faces: faces)
         uf *= scaleU
         vf *= scaleV
-        let position = layout.positionOfDirection[direction.rawValue]
+        let position = faces.position(of: direction)
         let (faceColumn, faceRow) = (position % columns, position / columns)
         let faceWidthI = Int(ceilf(faceWidth * Float(faceColumn + 1)) - ceilf(faceWidth * Float(faceColumn)))
         let faceHeightI = Int(ceilf(faceHeight * Float(faceRow + 1)) - ceilf(faceHeight * Float(faceRow)))
@@ -337,8 +359,8 @@ struct ProjectionSampler: Sendable {
                        shiftU: Int(ceilf(faceWidth * Float(faceColumn))), shiftV: Int(ceilf(faceHeight * Float(faceRow))))
     }
 
-    private func cubemap(_ vector: SIMD3<Float>, columns: Int, rows: Int, layout: CubemapLayout) -> Sample {
-        let hit = cubeFacePosition(vector, columns: columns, rows: rows, layout: layout)
+    private func cubemap(_ vector: SIMD3<Float>, columns: Int, rows: Int, faces: Faces) -> Sample {
+        let hit = cubeFacePosition(vector, columns: columns, rows: rows, faces: faces)
         let (uf, vf, direction) = (hit.uf, hit.vf, hit.direction)
         let (faceWidthI, faceHeightI, shiftU, shiftV) = (hit.width, hit.height, hit.shiftU, hit.shiftV)
         let ui = Int(floorf(uf)), vi = Int(floorf(vf))
@@ -346,7 +368,7 @@ struct ProjectionSampler: Sendable {
         @inline(__always) func cell(_ u: Int, _ v: Int) -> SIMD2<Int32> {
             if u >= 0 && u < faceWidthI && v >= 0 && v < faceHeightI { return Self.cell(shiftU + u, shiftV + v) }
             let across = Self.acrossEdge((2 * Float(u) / Float(faceWidthI) - 1) / scaleU, (2 * Float(v) / Float(faceHeightI) - 1) / scaleV,
-                                         direction: direction, layout: layout)
+                                         direction: direction, faces: faces)
             let (column, row) = (across.position % columns, across.position / columns)
             let shiftU = Int(ceilf(faceWidth * Float(column))), shiftV = Int(ceilf(faceHeight * Float(row)))
             let width = Int(ceilf(faceWidth * Float(column + 1))) - shiftU, height = Int(ceilf(faceHeight * Float(row + 1))) - shiftV
@@ -368,9 +390,9 @@ struct ProjectionSampler: Sendable {
     /// The position in the picture, and the face's position in the layout.
     @inline(__always)
     private func equiAngularPosition(_ vector: SIMD3<Float>) -> (Float, Float, Int) {
-        let layout = Self.equiAngular
-        var (uf, vf, direction) = Self.onCube(vector, layout: layout)
-        let position = layout.positionOfDirection[direction.rawValue]
+        let faces = Self.equiAngular
+        var (uf, vf, direction) = Self.onCube(vector, faces: faces)
+        let position = faces.position(of: direction)
         let (faceColumn, faceRow) = (position % 3, position / 3)
         let padU: Float = 2 / widthF, padV: Float = 2 / heightF
         uf = Float(Self.twoOverPi * Double(atanf(uf)) + 0.5)

@@ -335,8 +335,6 @@ struct ProjectionSampler: Sendable {
         return (newU, newV, position)
     }
 
-    /// v360's `xyz_to_cube3x2` and `xyz_to_cube6x1`: cells off the face are looked up on
-    /// the face they run onto.
     /// A cube face hit: the position on it in its own pixels, its size and place.
     private struct FaceHit {
         var uf: Float, vf: Float
@@ -359,6 +357,8 @@ struct ProjectionSampler: Sendable {
                        shiftU: Int(ceilf(faceWidth * Float(faceColumn))), shiftV: Int(ceilf(faceHeight * Float(faceRow))))
     }
 
+    /// v360's `xyz_to_cube3x2` and `xyz_to_cube6x1`: cells off the face are looked up on
+    /// the face they run onto.
     private func cubemap(_ vector: SIMD3<Float>, columns: Int, rows: Int, faces: Faces) -> Sample {
         let hit = cubeFacePosition(vector, columns: columns, rows: rows, faces: faces)
         let (uf, vf, direction) = (hit.uf, hit.vf, hit.direction)

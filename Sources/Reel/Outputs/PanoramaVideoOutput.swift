@@ -2,7 +2,7 @@ import ReelCore
 import ReelFFmpeg
 
 /// A video output with no screen of its own that shows a 360° source as a view: each frame
-/// is rendered with ``PanoramaSettings`` (any projection, VR too) at a fixed size and handed
+/// is rendered with `PanoramaSettings` (any projection, VR too) at a fixed size and handed
 /// to the output it wraps and to the frame tap, so that headless snapshots and taps hold
 /// what a window would show, not the sphere. The window does the same itself.
 public final class PanoramaVideoOutput: VideoOutput, @unchecked Sendable {

@@ -239,3 +239,32 @@ extension PlaybackTests.PanoramaWindowTests {
         #expect(abs(apart.left - (159.5 - 26.7)) < 2 && abs(apart.right - (159.5 + 26.7)) < 2, "\(apart)")
     }
 }
+
+extension PlaybackTests.PanoramaWindowTests {
+    /// A cubemap that says so in its Spherical Video V2 metadata (`cbmp`, YouTube's layout,
+    /// 4 pixels of padding) opens in the window as a view, unasked, and the view is v360's.
+    @Test(.timeLimit(.minutes(2))) func aTaggedCubemapOpensAsAViewThatMatchesV360() throws {
+        let display = try WindowTests.VirtualDisplay()
+        defer { display.stop() }
+        let made = try PanoRenderTests.projected("c3x2-cbmp", making: "output=c3x2:w=576:h=384:out_frot=002200:fout_pad=4")
+        let clip = try Paths.temporaryDirectory().appendingPathComponent("tagged-cubemap.mp4")
+        try FileManager.default.copyItem(atPath: made, toPath: clip.path)
+        try MP4Patches.addSphericalV2(clip, stereoMode: 0, yaw: 0, pitch: 0, roll: 0, projection: MP4Patches.cbmp(layout: 0, padding: 4))
+        let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "0.5", clip.path], environment: ["DISPLAY": display.name])
+        defer { player.stop() }
+        let window = try #require(try display.window(titled: "tagged-cubemap"), "no window appeared")
+        let picture = (x: window.x, y: window.y, width: window.width, height: window.height - 28)
+        let shot = clip.deletingLastPathComponent().appendingPathComponent("shot.png").path
+        let expected = clip.deletingLastPathComponent().appendingPathComponent("v360.png").path
+        // ffmpeg's picture of the frame at 0.5 s, converted to RGB as the window does.
+        let verticalFOV = 2 * atan(tan(Double.pi / 4) * Double(picture.height) / Double(picture.width)) * 180 / Double.pi
+        let made360 = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-ss", "0.5", "-i", clip.path, "-frames:v", "1", "-vf",
+                                                   "v360=input=c3x2:in_frot=002200:fin_pad=4:output=flat:yaw=0:pitch=0:h_fov=90:v_fov=\(Float(verticalFOV))"
+                                                   + ":w=\(picture.width):h=\(picture.height):interp=linear,"
+                                                   + "scale=flags=neighbor+bitexact+accurate_rnd+full_chroma_int,format=rgb24", expected])
+        try #require(made360.status == 0, "\(made360.stderr)")
+        let psnr = try Self.settledPSNR(display, shot: shot, crop: picture, against: expected, threshold: .infinity)
+        print("360° window of a tagged cubemap against v360: PSNR \(psnr) dB (\(picture.width)x\(picture.height))")
+        #expect(psnr >= 40, "PSNR \(psnr) dB")
+    }
+}

@@ -244,7 +244,7 @@ extension PlaybackTests.PanoramaWindowTests {
     /// A cubemap that says so in its Spherical Video V2 metadata (`cbmp`, YouTube's layout,
     /// 4 pixels of padding) opens in the window as a view, unasked, and the view is v360's.
     @Test(.timeLimit(.minutes(2))) func aTaggedCubemapOpensAsAViewThatMatchesV360() throws {
-        let display = try WindowTests.VirtualDisplay()
+        let display = try PlaybackTests.WindowTests.VirtualDisplay()
         defer { display.stop() }
         let made = try PanoRenderTests.projected("c3x2-cbmp", making: "output=c3x2:w=576:h=384:out_frot=002200:fout_pad=4")
         let clip = try Paths.temporaryDirectory().appendingPathComponent("tagged-cubemap.mp4")

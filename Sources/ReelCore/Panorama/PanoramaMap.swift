@@ -89,15 +89,13 @@ public struct PanoramaMap: Sendable {
         self.height = height
         let taps = interpolation == .nearest ? 1 : 4
         self.taps = taps
-        // Every element is written by the build below: no zeroing first (11 MB for a bilinear
-        // 1280×720 map, a millisecond or two before the parallel part could start).
-        var offsets = Self.uninitialized(Int32.self, count: width * height)
+        var offsets = [Int32](repeating: 0, count: width * height)
         // Blocks that wrap round a pole or cross a face's edge: each job lists its own,
         // numbered afterwards.
         let jobs = max(1, min(threads, height))
         let blockLists = (0..<jobs).map { _ in IrregularBlocks() }
         // Nearest needs no weights (one unused element keeps the pointer below valid).
-        var weights = interpolation == .nearest ? [0] : Self.uninitialized(Int16.self, count: width * height * taps)
+        var weights = [Int16](repeating: 0, count: interpolation == .nearest ? 1 : width * height * taps)
         let geometry = Geometry(view: view, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
         let sampler = projection == .equirectangular ? nil : ProjectionSampler(projection: projection, width: sourceWidth, height: sourceHeight)
         let grid = precision == .interactive && sampler == nil ? CoarseGrid(geometry: geometry, step: 8) : nil
@@ -207,13 +205,6 @@ public struct PanoramaMap: Sendable {
         self.offsets = offsets
         self.irregular = irregular
         self.weights = weights
-    }
-
-    /// An array of plain integers whose every element the caller writes before reading.
-    private static func uninitialized<Element: FixedWidthInteger>(_ type: Element.Type, count: Int) -> [Element] {
-        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = count
-        }
     }
 
     /// `lrintf` for a weight in [0, 16385]: adding and taking away 1.5·2²³ rounds to the

@@ -3,7 +3,7 @@ import ReelCore
 
 /// The picture-in-picture window: small, borderless, always on top, in the bottom right
 /// corner of the screen, showing the frames of a ``FrameTap`` (converted to BGRA on the
-/// tap's own queue). Made hidden with the main window so that switching costs only a
+/// tap's own queue, and turned upright there when the tap hands them over as decoded). Made hidden with the main window so that switching costs only a
 /// show or a hide; used only on the display thread.
 final class SDLPictureInPicture {
     static let title = "Reel — picture-in-picture"
@@ -35,8 +35,10 @@ final class SDLPictureInPicture {
 
     func show() {
         guard let window = canvas?.window, !isShown else { return }
-        let latest = self.latest
-        subscription = tap.subscribe(format: .bgra, bufferLimit: 1) { sample in latest.store(sample.pixelBuffer) }
+        let latest = self.latest, pool = PixelBufferPool(capacity: 2)
+        subscription = tap.subscribe(format: .bgra, bufferLimit: 1) { sample in
+            latest.store(sample.orientation.isUpright ? sample.pixelBuffer : (try? sample.pixelBuffer.reoriented(sample.orientation, pool: pool)) ?? sample.pixelBuffer)
+        }
         SDL_ShowWindow(window)
         SDL_RaiseWindow(window)
         isShown = true

@@ -58,6 +58,14 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "With --tap png:DIR, write every Nth presented frame.")
     var tapEvery: Int = 1
 
+    @Option(help: ArgumentHelp(
+        "Turn the video: auto (upright as the file's display matrix says), no (as decoded), N (exactly N degrees clockwise), +N (N more than the file says).",
+        discussion: "N is a multiple of 90. Taps hand over frames as decoded unless --tap-rotate.", valueName: "auto|no|N|+N"))
+    var rotate: String = "auto"
+
+    @Flag(help: "Hand taps the turned frames the window shows, not the decoded ones.")
+    var tapRotate = false
+
     @Flag(help: "Start in picture-in-picture: a small borderless always-on-top window; p switches back.")
     var pip = false
 
@@ -71,6 +79,9 @@ struct PlayCommand: AsyncParsableCommand {
         guard ClockMaster(rawValue: clock) != nil else { throw ValidationError("--clock must be audio, video or external") }
         for request in tap where TapOption(parsing: request) == nil {
             throw ValidationError("--tap takes y4m:PATH or png:DIR (got \(request))")
+        }
+        guard RotateOption.parse(rotate) != nil else {
+            throw ValidationError("--rotate takes auto, no, N or +N with N a multiple of 90 (got \(rotate))")
         }
         guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
         if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
@@ -93,6 +104,8 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.untimed = untimed
         configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio
         configuration.decoder = DecoderOptions(threadCount: threads)
+        configuration.rotation = RotateOption.parse(rotate) ?? .automatic()
+        configuration.tapsOrientedFrames = tapRotate
 
         let headlessVideo = HeadlessVideoOutput()
         let frameTap = FrameTap.withLibswscaleFallback()

@@ -75,7 +75,7 @@ struct DisplayLoop {
                     session.frameTap?.markDiscontinuity()
                     lastPresentedAt = nil
                 }
-                show(frame, pts: pts, duration: item.duration, serial: serial, at: now, output: output)
+                show(item, frame, pts: pts, serial: serial, output: output)
                 frameTimer = now
                 if shownSerial != serial { session.emit(.seekCompleted(position: pts - session.startTime)) }
                 shownSerial = serial
@@ -107,7 +107,7 @@ struct DisplayLoop {
                     continue
                 }
             }
-            show(frame, pts: pts, duration: item.duration, serial: serial, at: now, output: output)
+            show(item, frame, pts: pts, serial: serial, output: output)
         }
     }
 
@@ -131,12 +131,12 @@ struct DisplayLoop {
         }
     }
 
-    private mutating func show(_ frame: VideoFrame, pts: Double, duration: Double, serial: Int, at now: Double, output: VideoOutput) {
+    private mutating func show(_ item: QueuedVideoFrame, _ frame: VideoFrame, pts: Double, serial: Int, output: VideoOutput) {
         // Removed only if still there: a seek meanwhile flushed it, and the new head is not ours.
         session.videoFrames.take(ifSerial: serial)
         output.present(frame)
-        if !output.feedsFrameTap { session.frameTap?.deliver(frame) }
-        lastShown = (pts, duration)
+        if !output.feedsFrameTap { session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : item.decoded ?? frame) }
+        lastShown = (pts, item.duration)
         let shownAt = monotonicSeconds()
         let latency = shownAt - session.openedAt
         let interval = lastPresentedAt.map { shownAt - $0 }

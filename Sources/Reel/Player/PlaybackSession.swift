@@ -35,6 +35,8 @@ final class PlaybackSession: @unchecked Sendable {
     private let demuxer: any PlaybackSource
     private let audioDecoder: Decoder?
     let videoDecoder: Decoder?
+    /// Turns frames upright as the stream or the configuration says; nil when they are.
+    private let orienter: FrameOrienter?
     private let finished = DispatchGroup()
     /// Seeks come from the caller and from the window's keys: one at a time.
     private let seekLock = NSLock()
@@ -67,6 +69,8 @@ final class PlaybackSession: @unchecked Sendable {
         videoDecoder = try videoStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
         audioDecoder = try audioStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
         self.videoOutput = videoStream == nil ? nil : videoOutput
+        let orientation = videoStream.map { stream in configuration.rotation.orientation(forStream: demuxer.info.streams.first { $0.index == stream }?.orientation ?? .upright) } ?? .upright
+        orienter = orientation.isUpright ? nil : FrameOrienter(orientation: orientation)
         self.frameTap = frameTap
         self.audioOutput = audioStream == nil ? nil : audioOutput
         let requested = configuration.clockMaster
@@ -228,7 +232,17 @@ final class PlaybackSession: @unchecked Sendable {
 
     func queueVideo(_ frame: DecodedFrame, serial: Int) {
         guard case .video(let video) = frame else { return }
-        let item = QueuedVideoFrame(frame: video)
+        var item = QueuedVideoFrame(frame: video)
+        if let orienter {
+            do {
+                var decoded = video
+                decoded.orientation = orienter.orientation
+                item = QueuedVideoFrame(frame: try orienter.orient(video), decoded: decoded)
+            } catch {
+                fail(error)
+                return
+            }
+        }
         if let pts = item.pts, control.isBeforeTarget(serial: serial, time: pts, duration: item.duration) { return }
         videoFrames.put(item, serial: serial)
     }

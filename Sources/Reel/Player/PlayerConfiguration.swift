@@ -28,6 +28,23 @@ public enum SeekMode: String, Sendable {
     case exact
 }
 
+/// How video is turned for display.
+public enum VideoRotation: Sendable, Hashable {
+    /// As the stream's display matrix says (a phone's portrait video upright), then turned
+    /// further by `adding`, as mpv's `--video-rotate` adds to the file's rotation.
+    case automatic(adding: PictureOrientation = .upright)
+    /// Exactly this, whatever the stream says; `.fixed(.upright)` shows frames as decoded.
+    case fixed(PictureOrientation)
+
+    /// The turn for a stream whose display matrix asks for `stream`.
+    public func orientation(forStream stream: PictureOrientation) -> PictureOrientation {
+        switch self {
+        case .automatic(let extra): stream.followed(by: extra)
+        case .fixed(let orientation): orientation
+        }
+    }
+}
+
 extension Player {
     /// How a ``Player`` plays.
     public struct Configuration: Sendable {
@@ -49,6 +66,12 @@ extension Player {
         public var videoFrameQueueCount = 4
         /// Decoded audio frames queued ahead of the device.
         public var audioFrameQueueCount = 12
+        /// How video is turned for display: upright as the stream says, by default. The
+        /// window, snapshots and headless outputs show turned frames.
+        public var rotation: VideoRotation = .automatic()
+        /// Whether the frame tap hands over turned frames; by default it hands over what
+        /// was decoded, as other consumers (encoders, analysis) usually want.
+        public var tapsOrientedFrames = false
         /// Events `time` are sent at most this often, seconds.
         public var timeUpdateInterval = 0.25
 

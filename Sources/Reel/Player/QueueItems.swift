@@ -7,9 +7,12 @@ struct QueuedPacket: QueueCost {
     var queueSeconds: Double { packet.map { Double($0.duration) * ($0.timeBase.doubleValue ?? 0) } ?? 0 }
 }
 
-/// A decoded video frame on its way to the screen; `nil` marks the end of the stream.
+/// A decoded video frame on its way to the screen, turned upright; `nil` marks the end of
+/// the stream.
 struct QueuedVideoFrame: QueueCost {
     var frame: VideoFrame?
+    /// The frame as decoded, when turning it made another (the tap hands this one over).
+    var decoded: VideoFrame? = nil
     var queueBytes: Int { 0 }
     var queueSeconds: Double { 0 }
     var pts: Double? { frame?.presentationTime?.seconds }

@@ -48,6 +48,9 @@ public struct VideoFrame: @unchecked Sendable {
     public var isKeyframe: Bool
     /// Keeps the planes' memory alive as long as the frame is.
     public var owner: any StorageOwner
+    /// How the picture is turned to be shown upright (its stream's display matrix), for
+    /// frames handed over as decoded; `.upright` for frames that are turned already.
+    public var orientation: PictureOrientation = .upright
 
     /// A frame over planes that `owner` keeps alive.
     public init(width: Int, height: Int, pixelFormat: PixelFormat, planes: [PlaneView], color: ColorDescription,

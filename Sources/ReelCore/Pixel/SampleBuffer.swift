@@ -26,6 +26,10 @@ public struct SampleBuffer: Sendable {
     public var index: Int
     /// Pictures a frame tap subscriber lost just before this one (it was too slow).
     public var droppedBefore: Int
+    /// How the picture is turned to be shown upright, as its frame said
+    /// (``VideoFrame/orientation``); a consumer that shows it applies it
+    /// (``PixelBuffer/reoriented(_:pool:)``).
+    public var orientation: PictureOrientation = .upright
 
     /// A sample with its timing and flags.
     public init(pixelBuffer: PixelBuffer, presentationTime: MediaTime, duration: MediaTime? = nil,

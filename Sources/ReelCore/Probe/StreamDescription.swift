@@ -55,6 +55,11 @@ public struct StreamDescription: Sendable, Codable, Equatable {
     public var averageFrameRate: Rational?
     /// Degrees counter-clockwise that the display matrix rotates the picture by.
     public var rotation: Double?
+    /// The display matrix itself (nine fixed-point numbers, as in an MP4 `tkhd`), which
+    /// also says whether the picture is mirrored; not in the JSON (ffprobe prints it as text).
+    public var displayMatrix: [Int32]? = nil
+    /// How the picture is turned to be shown upright, from ``displayMatrix``.
+    public var orientation: PictureOrientation { displayMatrix.flatMap(PictureOrientation.init(displayMatrix:)) ?? .upright }
     /// Spherical (360°) projection side data, for VR video.
     public var spherical: SphericalMapping?
     /// How the two eyes of stereoscopic video are packed.

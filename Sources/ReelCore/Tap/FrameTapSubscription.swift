@@ -109,8 +109,10 @@ public final class FrameTapSubscription: @unchecked Sendable {
         }
         var attachments = item.attachments
         if droppedBefore > 0 { attachments.insert(.discontinuity) }
-        return SampleBuffer(pixelBuffer: buffer, presentationTime: frame.presentationTime ?? .zero,
-                            duration: frame.duration > 0 ? MediaTime(ticks: frame.duration, timeBase: frame.timeBase) : nil,
-                            attachments: attachments, index: item.index, droppedBefore: droppedBefore)
+        var sample = SampleBuffer(pixelBuffer: buffer, presentationTime: frame.presentationTime ?? .zero,
+                                  duration: frame.duration > 0 ? MediaTime(ticks: frame.duration, timeBase: frame.timeBase) : nil,
+                                  attachments: attachments, index: item.index, droppedBefore: droppedBefore)
+        sample.orientation = frame.orientation
+        return sample
     }
 }

@@ -83,6 +83,7 @@ extension StreamDescription {
         var size = 0
         if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
             let degrees = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+            displayMatrix = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
             if degrees.isFinite { rotation = degrees == 0 ? 0 : degrees }
         }
         if let data = av_stream_get_side_data(stream, AV_PKT_DATA_SPHERICAL, &size), size >= MemoryLayout<AVSphericalMapping>.size {

@@ -5,13 +5,17 @@ enum MP4Patches {
     /// Writes a 90° rotation into the first track header's display matrix (ISO 14496-12
     /// §8.3.2): `[0 1 0; -1 0 0; 0 0 1]` in 16.16 and 2.30 fixed point.
     static func rotateFirstTrackBy90(_ url: URL) throws {
+        try setFirstTrackMatrix(url, [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x4000_0000])
+    }
+
+    /// Writes `matrix` (nine 16.16 / 2.30 numbers, row by row) as the first track's display matrix.
+    static func setFirstTrackMatrix(_ url: URL, _ matrix: [Int32]) throws {
         var data = try Data(contentsOf: url)
         guard let type = data.range(of: Data("tkhd".utf8)) else { throw TestSetupError("no tkhd in \(url.path)") }
         let version = data[type.upperBound]
         // version/flags, then times, track id, reserved and duration (32 or 64 bit), then
         // reserved, layer, alternate group, volume and reserved.
         let matrixOffset = type.upperBound + 4 + (version == 1 ? 32 : 20) + 16
-        let matrix: [Int32] = [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x4000_0000]
         for (index, value) in matrix.enumerated() {
             let bytes = withUnsafeBytes(of: value.bigEndian) { Data($0) }
             data.replaceSubrange(matrixOffset + index * 4 ..< matrixOffset + index * 4 + 4, with: bytes)

@@ -32,7 +32,7 @@ let package = Package(
         .systemLibrary(name: "CSocket"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
-        .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "CSDL2"]),
+        .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "ReelText", "CSDL2"]),
         .target(
             name: "ReelFFmpeg",
             dependencies: ["ReelCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")]

@@ -11,6 +11,7 @@ packages=(
   libfreetype-dev fonts-dejavu-core   # text in VAP fusion animations
   xvfb x11-apps xdotool # a real X display for window tests, screenshots (xwd) and input
   python3-xlib          # window-manager messages (closing a window) in window tests
+  openbox               # a window manager for the tests that need one (fullscreen is the manager's to grant)
   tshark                # Wireshark's dissectors read what went on the wire (RTCP)
   zsh fish              # the shells whose completion scripts the tests load
   mpv                   # the playback benchmark's peer

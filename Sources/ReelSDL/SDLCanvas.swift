@@ -1,4 +1,9 @@
 import CSDL2
+import ReelCore
+
+extension SDL_Rect {
+    init(_ rect: PixelRect) { self.init(x: Int32(rect.x), y: Int32(rect.y), w: Int32(rect.width), h: Int32(rect.height)) }
+}
 
 /// A window with its renderer and a streaming BGRA texture for the picture: what both
 /// the main window and the picture-in-picture window draw with.
@@ -39,12 +44,17 @@ struct SDLCanvas {
         return true
     }
 
-    /// Clears to black and copies the picture into `target`.
-    func drawPicture(into target: SDL_Rect) {
-        var target = target
+    /// Clears to black and copies the picture's `source` part (all of it by default) into `target`.
+    func drawPicture(into target: PixelRect, from source: PixelRect? = nil) {
+        var target = SDL_Rect(target)
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
-        if let texture { SDL_RenderCopy(renderer, texture, nil, &target) }
+        guard let texture else { return }
+        if var part = source.map(SDL_Rect.init) {
+            SDL_RenderCopy(renderer, texture, &part, &target)
+        } else {
+            SDL_RenderCopy(renderer, texture, nil, &target)
+        }
     }
 
     var outputSize: (width: Int32, height: Int32) {

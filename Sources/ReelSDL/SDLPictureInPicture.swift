@@ -58,8 +58,9 @@ final class SDLPictureInPicture {
               canvas.upload(picture.planes[0].baseAddress, bytesPerRow: picture.planes[0].bytesPerRow,
                             width: picture.width, height: picture.height) else { return }
         let size = canvas.outputSize
-        canvas.drawPicture(into: SDLVideoOutput.letterbox(aspect: Double(picture.width) / Double(picture.height),
-                                                          width: Int(size.width), height: Int(size.height)))
+        canvas.drawPicture(into: VideoGravity.fit.placement(pictureWidth: picture.width, pictureHeight: picture.height,
+                                                            aspect: Double(picture.width) / Double(picture.height),
+                                                            width: Int(size.width), height: Int(size.height)).destination)
         SDL_RenderPresent(canvas.renderer)
         self.canvas = canvas
     }

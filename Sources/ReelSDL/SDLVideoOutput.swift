@@ -2,8 +2,10 @@ import CSDL2
 import Foundation
 import ReelCore
 import ReelFFmpeg
+import ReelText
 
-/// A resizable SDL2 window: the picture letterboxed at its display aspect ratio, an
+/// A resizable SDL2 window: the picture at its display aspect ratio (letterboxed, or as
+/// the window's gravity says), an
 /// on-screen display (time, duration, state, volume, speed, a seek bar), and the keys of
 /// mpv and ffplay. With a frame tap, `p` switches to picture-in-picture (a small
 /// always-on-top window fed by the tap) and back. Created on the display thread at the
@@ -27,6 +29,13 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private var switchRequested: Bool
     private let panorama: SDLPanoramaControl?
     private let frameTap: FrameTap?
+    private let options: SDLWindowOptions
+    private var gravity: VideoGravity
+    /// The size of the picture on screen, in pixels.
+    private var pictureSize = (width: 0, height: 0)
+    /// The chapter's title in the bar, with the font it is drawn in (none when no font loads).
+    private var chapterLabel = SDLTextLabel()
+    private lazy var rasterizer = try? TextRasterizer()
     /// The frame on screen, kept to draw the 360° view again when it moves while paused.
     private var lastFrame: VideoFrame?
 
@@ -37,8 +46,12 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     ///   - frameTap: the player's tap; without one there is no picture-in-picture.
     ///   - startInPictureInPicture: show the small window instead of this one from the start.
     ///   - panorama: show equirectangular frames as a 360° view with these settings.
-    public init(title: String, frameTap: FrameTap? = nil, startInPictureInPicture: Bool = false, panorama: PanoramaSettings? = nil) {
+    ///   - window: the window's size, position, gravity, aspect, fullscreen and stacking.
+    public init(title: String, frameTap: FrameTap? = nil, startInPictureInPicture: Bool = false, panorama: PanoramaSettings? = nil,
+                window: SDLWindowOptions = SDLWindowOptions()) {
         self.title = title
+        options = window
+        gravity = window.gravity
         self.panorama = panorama.map(SDLPanoramaControl.init(settings:))
         self.frameTap = frameTap
         pictureInPicture = frameTap.map(SDLPictureInPicture.init(tap:))
@@ -63,13 +76,15 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             drawPanorama()
             return
         }
-        guard prepare(width: frame.width, height: frame.height) else { return }
+        let sar = frame.sampleAspectRatio.isKnown ? (frame.sampleAspectRatio.doubleValue ?? 1) : 1
+        aspect = options.aspectOverride ?? Double(frame.width) * sar / Double(frame.height)
+        // mpv's window size: the picture's height, the width its display aspect gives.
+        guard prepare(width: max(Int((Double(frame.height) * aspect).rounded()), 1), height: frame.height) else { return }
         // libswscale converts to RGB with the frame's matrix and range and accurate chroma
         // upsampling; the renderers' own YUV paths are coarser.
         guard let picture = try? converter.convert(frame, to: .bgra, quality: .accurate), let plane = picture.planes.first else { return }
         guard canvas?.upload(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: frame.width, height: frame.height) == true else { return }
-        let sar = frame.sampleAspectRatio.isKnown ? (frame.sampleAspectRatio.doubleValue ?? 1) : 1
-        aspect = Double(frame.width) * sar / Double(frame.height)
+        pictureSize = (frame.width, frame.height)
         hasPicture = true
         if !isInPictureInPicture { draw() }
         performRequestedSwitch()
@@ -93,6 +108,9 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             case SDL_QUIT: commands.append(.quit)
             case SDL_KEYDOWN where event.key.keysym.sym == SDLK_p.rawValue && pictureInPicture != nil:
                 switchRequested.toggle()
+            case SDL_KEYDOWN where event.key.keysym.sym == SDLK_g.rawValue && panorama == nil:
+                gravity = gravity.next
+                redraw = true
             case SDL_KEYDOWN: commands += Self.command(forKey: event.key.keysym.sym)
             case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_CLOSE.rawValue):
                 // Closing the main window while the small one shows keeps playing there;
@@ -145,6 +163,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
               canvas?.upload(picture.planes[0].baseAddress, bytesPerRow: picture.planes[0].bytesPerRow, width: width, height: height) == true
         else { return }
         aspect = Double(width) / Double(height)
+        pictureSize = (width, height)
         hasPicture = true
         frameTap?.deliver(picture.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe))
         if !isInPictureInPicture { draw() }
@@ -175,6 +194,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     /// Destroys the window and its renderer; on the thread that made them.
     public func close() {
         pictureInPicture?.close()
+        chapterLabel.destroy()
         canvas?.destroy()
         canvas = nil
         SDL_QuitSubSystem(SDL_INIT_VIDEO)
@@ -191,6 +211,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         case Int(SDLK_f.rawValue): [.toggleFullscreen]
         case Int(SDLK_LEFTBRACKET.rawValue): [.changeRate(by: -0.1)]
         case Int(SDLK_RIGHTBRACKET.rawValue): [.changeRate(by: 0.1)]
+        case Int(SDLK_PAGEUP.rawValue): [.changeChapter(by: -1)]
+        case Int(SDLK_PAGEDOWN.rawValue): [.changeChapter(by: 1)]
         case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): [.quit]
         default: []
         }
@@ -203,9 +225,17 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
         // Keys are commands here, not text: no input method in between.
         SDL_StopTextInput()
-        let position = Int32(reel_sdl_windowpos_undefined())
-        canvas = SDLCanvas(title: title, x: position, y: position, width: Int32(width), height: Int32(height) + barHeight,
-                           flags: SDL_WINDOW_RESIZABLE.rawValue, shown: true)
+        var bounds = SDL_Rect()
+        let screen = SDL_GetDisplayUsableBounds(0, &bounds) == 0 ? (width: Int(bounds.w), height: Int(bounds.h)) : (width: width, height: height)
+        let size: (width: Int, height: Int) = options.geometry?.size(natural: (width, height), screen: screen) ?? (width, height)
+        let undefined = Int32(reel_sdl_windowpos_undefined())
+        let origin = options.geometry?.origin(size: (size.width, size.height + Int(barHeight)), screen: screen)
+        var flags = SDL_WINDOW_RESIZABLE.rawValue
+        if options.onTop { flags |= SDL_WINDOW_ALWAYS_ON_TOP.rawValue }
+        if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        fullscreen = options.fullscreen
+        canvas = SDLCanvas(title: title, x: origin.map { Int32(bounds.x) + Int32($0.x) } ?? undefined, y: origin.map { Int32(bounds.y) + Int32($0.y) } ?? undefined,
+                           width: Int32(size.width), height: Int32(size.height) + barHeight, flags: flags, shown: true)
         pictureInPicture?.create(videoWidth: width, videoHeight: height)
         return canvas != nil
     }
@@ -214,18 +244,15 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         guard let canvas else { return }
         lastDraw = monotonicSeconds()
         let size = canvas.outputSize
-        canvas.drawPicture(into: hasPicture ? Self.letterbox(aspect: aspect, width: Int(size.width), height: Int(size.height - barHeight))
-                                            : SDL_Rect())
+        if hasPicture {
+            let placed = (panorama == nil ? gravity : .fit).placement(pictureWidth: pictureSize.width, pictureHeight: pictureSize.height, aspect: aspect,
+                                                                    width: Int(size.width), height: Int(size.height - barHeight))
+            canvas.drawPicture(into: placed.destination, from: placed.source)
+        } else {
+            canvas.drawPicture(into: PixelRect(x: 0, y: 0, width: 0, height: 0))
+        }
         drawBar(width: size.width, height: size.height)
         SDL_RenderPresent(canvas.renderer)
-    }
-
-    /// The largest rectangle of `aspect` centred in `width`×`height`.
-    static func letterbox(aspect: Double, width: Int, height: Int) -> SDL_Rect {
-        guard width > 0, height > 0, aspect > 0 else { return SDL_Rect(x: 0, y: 0, w: Int32(width), h: Int32(height)) }
-        var w = width, h = Int((Double(width) / aspect).rounded())
-        if h > height { h = height; w = Int((Double(height) * aspect).rounded()) }
-        return SDL_Rect(x: Int32((width - w) / 2), y: Int32((height - h) / 2), w: Int32(w), h: Int32(h))
     }
 
     private func drawBar(width: Int32, height: Int32) {
@@ -247,6 +274,11 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         let scale: Int32 = 3
         for cell in OSDFont.cells(text) {
             fill(SDL_Rect(x: 30 + Int32(cell.x) * scale, y: top + 8 + Int32(cell.y) * scale, w: scale, h: scale), 230, 230, 230)
+        }
+        if let chapter = status.chapterTitle {
+            let left = 30 + Int(scale) * (OSDFont.width + 1) * text.count + 12
+            chapterLabel.draw(chapter, in: PixelRect(x: left, y: Int(top) + 5, width: Int(width) - 80 - left, height: 20),
+                              renderer: renderer, rasterizer: rasterizer)
         }
         // Volume at the right: a bar, grey when muted.
         let level = status.muted ? 0 : status.volume

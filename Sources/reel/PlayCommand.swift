@@ -8,7 +8,7 @@ struct PlayCommand: AsyncParsableCommand {
         abstract: "Play a file or stream in a window, or headless.",
         discussion: """
             Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, f fullscreen, \
-            [ and ] speed, p picture-in-picture (a double click on the small window returns), \
+            g gravity (fit, fill, stretch), Page Up/Down chapters, [ and ] speed, p picture-in-picture (a double click on the small window returns), \
             q quit; a click on the bar at the bottom seeks. In a 360° video: drag to look, \
             arrows or WASD pan, the wheel or +/- zoom (30°–120°), r resets the view, v toggles VR.
 
@@ -30,6 +30,9 @@ struct PlayCommand: AsyncParsableCommand {
 
     @Option(help: "Start at this many seconds.")
     var start: Double?
+
+    @Option(help: "Start at the beginning of chapter N (1 is the first); Page Up and Page Down move between chapters.")
+    var chapter: Int?
 
     @Option(help: "Stop after playing this many seconds.")
     var duration: Double?
@@ -66,6 +69,8 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "Hand taps the turned frames the window shows, not the decoded ones.")
     var tapRotate = false
 
+    @OptionGroup(title: "Window") var window: WindowOptions
+
     @Flag(help: "Start in picture-in-picture: a small borderless always-on-top window; p switches back.")
     var pip = false
 
@@ -80,12 +85,17 @@ struct PlayCommand: AsyncParsableCommand {
         for request in tap where TapOption(parsing: request) == nil {
             throw ValidationError("--tap takes y4m:PATH or png:DIR (got \(request))")
         }
+        if let chapter {
+            guard chapter >= 1 else { throw ValidationError("--chapter counts from 1 (got \(chapter))") }
+            if start != nil { throw ValidationError("--chapter and --start both say where to start; give one") }
+        }
         guard RotateOption.parse(rotate) != nil else {
             throw ValidationError("--rotate takes auto, no, N or +N with N a multiple of 90 (got \(rotate))")
         }
         guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
         if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
         try panorama.validate()
+        if headless && window.isSet { throw ValidationError("--geometry, --fs, --ontop, --gravity and --aspect shape the window; they cannot be used with --headless") }
         for request in snapshot where Self.parseSnapshot(request) == nil {
             throw ValidationError("--snapshot takes T:FILE, e.g. 2.5:frame.png (got \(request))")
         }
@@ -121,7 +131,8 @@ struct PlayCommand: AsyncParsableCommand {
                             audioOutput: { [untimed] in HeadlessAudioOutput(untimed: untimed) })
         } else {
             let settings = view
-            guard let outputs = WindowOutputs.make(title: "Reel — \(input)", frameTap: frameTap, pictureInPicture: pip, panorama: settings) else {
+            guard let outputs = WindowOutputs.make(title: "Reel — \(input)", frameTap: frameTap, pictureInPicture: pip, panorama: settings,
+                                                  window: window.options) else {
                 throw fail("no display to open a window on (DISPLAY is not set); run with --headless to play without one")
             }
             player = Player(configuration: configuration, frameTap: frameTap, videoOutput: outputs.video, audioOutput: outputs.audio)
@@ -143,6 +154,16 @@ struct PlayCommand: AsyncParsableCommand {
                 throw error.underlying
             }
         }
+        var startTime = start ?? 0
+        if let chapter {
+            let chapters = player.chapters
+            guard chapters.indices.contains(chapter - 1) else {
+                player.stop()
+                throw fail("--chapter \(chapter): the input has \(chapters.isEmpty ? "no chapters" : "\(chapters.count) chapter\(chapters.count == 1 ? "" : "s")")")
+            }
+            player.seek(toChapter: chapter - 1)
+            startTime = chapters[chapter - 1].startTime
+        }
         player.volume = volume / 100
         player.rate = rate
         // A signal during opening found no playback to stop: end here the same way.
@@ -151,7 +172,7 @@ struct PlayCommand: AsyncParsableCommand {
         let reporter = stats ? StatsReporter(player: player) : nil
         reporter?.start()
         var failure: PlayerError?
-        let end = duration.map { (start ?? 0) + $0 }
+        let end = duration.map { startTime + $0 }
         // --duration: stop within a frame of the end, not at the next time event.
         let stopper = end.map { end in
             Task {

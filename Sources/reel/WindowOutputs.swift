@@ -4,12 +4,12 @@ import ReelSDL
 
 /// The window and sound card outputs, where there is a display.
 enum WindowOutputs {
-    static func make(title: String, frameTap: FrameTap, pictureInPicture: Bool, panorama: PanoramaSettings?)
+    static func make(title: String, frameTap: FrameTap, pictureInPicture: Bool, panorama: PanoramaSettings?, window: SDLWindowOptions = SDLWindowOptions())
         -> (video: @Sendable () -> (any VideoOutput)?, audio: @Sendable () -> (any AudioOutput)?)? {
         let environment = ProcessInfo.processInfo.environment
         guard environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false,
               SDLVideoOutput.canOpenWindow() else { return nil }
-        return (video: { SDLVideoOutput(title: title, frameTap: frameTap, startInPictureInPicture: pictureInPicture, panorama: panorama) },
+        return (video: { SDLVideoOutput(title: title, frameTap: frameTap, startInPictureInPicture: pictureInPicture, panorama: panorama, window: window) },
                 audio: {
                     if hasSoundDevice(), let device = SDLAudioOutput() { return device }
                     FileHandle.standardError.write(Data("reel: no audio device; audio plays silently on a virtual clock\n".utf8))

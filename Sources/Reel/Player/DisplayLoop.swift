@@ -170,10 +170,12 @@ struct DisplayLoop {
 
     private func status(at now: Double) -> PlaybackStatus {
         let position = (control.position(session.master, at: now) ?? session.startTime) - session.startTime
-        return control.read { control in
+        var status = control.read { control in
             PlaybackStatus(position: position, duration: session.duration, state: control.paused ? .paused : .playing,
                            volume: control.volume, muted: control.muted, rate: control.rate)
         }
+        status.chapterTitle = session.chapters.index(at: position).flatMap { session.chapters.chapters[$0].title }
+        return status
     }
 }
 

@@ -85,6 +85,14 @@ final class PlaybackSession: @unchecked Sendable {
     }
 
     var duration: Double? { info.format.duration }
+    /// The input's chapters, on the timeline positions are given in (from the input's start).
+    private(set) lazy var chapters = ChapterNavigation(info.chapters.map { chapter in
+        var shifted = chapter
+        let offset = Int64((startTime / (chapter.timeBase.doubleValue ?? 1)).rounded())
+        shifted.start -= offset
+        shifted.end -= offset
+        return shifted
+    })
 
     func start() throws {
         spawn("reel.read") { [self] in readLoop() }

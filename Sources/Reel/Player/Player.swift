@@ -86,6 +86,24 @@ public final class Player: @unchecked Sendable {
     /// The input's description, once opened.
     public var mediaInfo: MediaInfo? { lock.withLock { session?.info } }
 
+    /// The input's chapters in order of their start, times from the input's start as
+    /// ``currentTime`` gives them; empty before opening or when it has none.
+    public var chapters: [Chapter] { lock.withLock { session }?.chapters.chapters ?? [] }
+
+    /// The index in ``chapters`` of the chapter being played (before the first frame, the
+    /// one at the start).
+    public var currentChapter: Int? {
+        guard let session = lock.withLock({ session }) else { return nil }
+        return session.chapters.index(at: currentTime ?? 0)
+    }
+
+    /// Goes to the start of chapter `index` of ``chapters`` (exactly, as mpv does).
+    public func seek(toChapter index: Int) {
+        let chapters = self.chapters
+        guard chapters.indices.contains(index) else { return }
+        seek(to: chapters[index].startTime, mode: .exact)
+    }
+
     // MARK: Control
 
     /// Opens `url` (a file or any URL FFmpeg reads); the player is then `ready`, paused
@@ -234,6 +252,16 @@ public final class Player: @unchecked Sendable {
             case .changeVolume(let delta): volume += delta
             case .toggleMute: muted.toggle()
             case .changeRate(let delta): rate += delta
+            case .changeChapter(let steps):
+                guard let session = lock.withLock({ session }), !session.chapters.chapters.isEmpty else { return }
+                if let target = session.chapters.target(from: currentTime ?? 0, steps: steps) {
+                    seek(toChapter: target)
+                } else if steps > 0, let duration {
+                    // Past the last chapter: the end, as mpv goes.
+                    seek(to: duration, mode: .exact)
+                } else {
+                    seek(to: 0, mode: .exact)
+                }
             case .toggleFullscreen: break
             case .quit: stop()
             }

@@ -60,6 +60,8 @@ public struct PlaybackStatus: Sendable {
     public var muted: Bool
     /// The playback speed, 1 being normal.
     public var rate: Double
+    /// The title of the chapter being played, when the input has titled chapters.
+    public var chapterTitle: String?
     /// A status to show.
     public init(position: Double, duration: Double?, state: PlayerState, volume: Double, muted: Bool, rate: Double) {
         self.position = position
@@ -87,6 +89,8 @@ public enum UserCommand: Sendable, Equatable {
     case toggleFullscreen
     /// Change the speed by this much, 0.1 a step (`[` and `]`).
     case changeRate(by: Double)
+    /// Go this many chapters on, back when negative (Page Down, Page Up).
+    case changeChapter(by: Int)
     /// Stop and close (q, Escape, the window's close button).
     case quit
 }

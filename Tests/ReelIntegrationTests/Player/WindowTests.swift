@@ -9,8 +9,11 @@ extension PlaybackTests {
         final class VirtualDisplay {
             let name: String
             private let server = Process()
+            private var windowManager: Process?
 
-            init() throws {
+            /// - Parameter windowManager: also run openbox, for what only a window manager
+            ///   grants (fullscreen); without one, windows sit where they ask to.
+            init(windowManager: Bool = false) throws {
                 let announced = Pipe()
                 server.executableURL = URL(fileURLWithPath: try Processes.which("Xvfb"))
                 server.arguments = ["-displayfd", "1", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
@@ -32,9 +35,31 @@ extension PlaybackTests {
                     throw TestSetupError("Xvfb did not announce a display")
                 }
                 name = ":\(number)"
+                if windowManager { try startWindowManager() }
             }
 
-            func stop() { Processes.stop(server) }
+            private func startWindowManager() throws {
+                let manager = Process()
+                manager.executableURL = URL(fileURLWithPath: try Processes.which("openbox"))
+                manager.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
+                manager.standardOutput = FileHandle.nullDevice
+                manager.standardError = FileHandle.nullDevice
+                try manager.run()
+                windowManager = manager
+                // Ready once it owns the screen's window-manager selection.
+                for _ in 0..<100 {
+                    let script = "import sys\nfrom Xlib import display\nd = display.Display(sys.argv[1])\nowner = d.get_selection_owner(d.intern_atom('WM_S0'))\nprint('owned' if getattr(owner, 'id', 0) else 'free')"
+                    let owner = try Processes.run("/usr/bin/python3", ["-c", script, name])
+                    if owner.stdout.hasPrefix("owned") { return }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                throw TestSetupError("openbox did not take the screen")
+            }
+
+            func stop() {
+                if let windowManager { Processes.stop(windowManager) }
+                Processes.stop(server)
+            }
 
             /// The window named `title`: its position and size, once it is shown.
             func window(titled title: String, timeout: Double = 30) throws -> (x: Int, y: Int, width: Int, height: Int)? {

@@ -1,0 +1,79 @@
+import Foundation
+import Reel
+import Testing
+
+extension PlaybackTests {
+    /// Chapters (issue 17 item 5): what ffprobe lists, seeking to them from the API, the
+    /// command line and the window's keys, and the title in the window's bar.
+    @Suite(.serialized) struct ChapterTests {
+        static let clip = Fixtures.named("h264-high-bframes-flac-chapters.mkv").path
+
+        @Test(.timeLimit(.minutes(1))) func chaptersAreFFprobesAndSeekingLandsOnTheirStart() async throws {
+            let probe = try Processes.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", Self.clip])
+            let listed = try #require((try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])?["chapters"] as? [[String: Any]])
+            let player = Player.headless()
+            let events = EventLog(player)
+            try await player.open(Self.clip)
+            #expect(player.chapters.count == listed.count && listed.count == 2)
+            for (mine, theirs) in zip(player.chapters, listed) {
+                #expect(abs(mine.startTime - (Double(theirs["start_time"] as? String ?? "") ?? -1)) < 1e-6)
+                #expect(abs(mine.endTime - (Double(theirs["end_time"] as? String ?? "") ?? -1)) < 1e-6)
+                #expect(mine.title == (theirs["tags"] as? [String: String])?["title"])
+            }
+            #expect(player.currentChapter == 0)
+            player.seek(toChapter: 1)
+            let landed = await events.wait(timeout: 10) { event in
+                if case .seekCompleted(let position) = event { abs(position - 1) < 0.001 } else { false }
+            }
+            #expect(landed, "no seek completed at the second chapter's start (1 s): \(events.all)")
+            #expect(player.currentChapter == 1)
+            player.stop()
+        }
+
+        @Test(.timeLimit(.minutes(1))) func theCommandLineStartsAtAChapter() throws {
+            let result = try reel("play", "--headless", "--stats", "--chapter", "2", "--duration", "0.5", Self.clip, timeout: 30)
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let position = (report?["statistics"] as? [String: Any])?["position"] as? Double ?? -1
+            #expect(position >= 1.45 && position < 1.7, "played 0.5 s from the second chapter (1 s), ended at \(position)")
+            let missing = try reel("play", "--headless", "--chapter", "3", Self.clip, timeout: 30)
+            #expect(missing.status != 0 && missing.stderr.contains("the input has 2 chapters"), "\(missing.stderr)")
+        }
+
+        @Test(.timeLimit(.minutes(2))) func pageDownAndUpMoveBetweenChaptersAndTheBarNamesThem() throws {
+            let display = try WindowTests.VirtualDisplay()
+            defer { display.stop() }
+            let directory = try Paths.temporaryDirectory()
+            let report = directory.appendingPathComponent("report.json").path
+            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--stats", Self.clip], environment: ["DISPLAY": display.name],
+                                               outputPath: report)
+            defer { player.stop() }
+            let window = try #require(try display.window(titled: "Reel"), "no window")
+            // The bar's middle, where the chapter's title is written after the time.
+            func titleArea(_ name: String) throws -> [UInt8] {
+                Thread.sleep(forTimeInterval: 0.6)
+                let shot = directory.appendingPathComponent("\(name).png").path
+                try display.screenshot(to: shot)
+                let raw = shot + ".gray"
+                _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", shot, "-vf",
+                                                 "crop=150:20:\(window.x + 140):\(window.y + 240 + 5),format=gray", "-f", "rawvideo", raw])
+                return Array(try Data(contentsOf: URL(fileURLWithPath: raw)))
+            }
+            let opening = try titleArea("opening")
+            try display.press("Next", inWindowTitled: "Reel")
+            let ending = try titleArea("ending")
+            #expect(opening.filter { $0 > 128 }.count > 20, "no title drawn in the first chapter")
+            #expect(ending.filter { $0 > 128 }.count > 20, "no title drawn in the second chapter")
+            #expect(opening != ending, "the bar shows the same title in both chapters")
+            try display.press("Prior", inWindowTitled: "Reel")
+            #expect(try titleArea("opening-again") == opening, "Page Up did not return to the first chapter's title")
+            try display.press("Next", inWindowTitled: "Reel")
+            Thread.sleep(forTimeInterval: 0.3)
+            try display.press("q", inWindowTitled: "Reel")
+            for _ in 0..<100 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            let position = (json?["statistics"] as? [String: Any])?["position"] as? Double ?? -1
+            #expect(abs(position - 1) < 0.05, "paused at the second chapter's start (1 s) after Page Down, was at \(position)")
+        }
+    }
+}

@@ -117,12 +117,8 @@ extension PlaybackTests {
             defer { display.stop() }
             let testCase = RotationTests.cases[0]
             let clip = try RotationTests.clip(testCase)
-            let log = try Paths.temporaryDirectory().appendingPathComponent("player.log").path
-            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "0.48", clip], environment: ["DISPLAY": display.name],
-                                               errorPath: log)
+            let (player, window) = try display.play(["--pause", "--start", "0.48", clip])
             defer { player.stop() }
-            let window = try #require(try display.window(titled: "Reel"),
-                                      "no window appeared; the player \(player.isRunning ? "runs" : "ended with \(player.exitStatus ?? -1)"): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             // Portrait: 240 wide, 320 high, and the bar below.
             #expect(window.width == 240 && window.height == 320 + 28, "window \(window)")
             Thread.sleep(forTimeInterval: 0.5)

@@ -15,18 +15,6 @@ extension PlaybackTests {
                 "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25"])
         }
 
-        /// Starts `reel play ARGUMENTS` on `display` and returns it with its window.
-        static func open(_ arguments: [String], on display: Display, title: String = "Reel")
-            throws -> (player: BackgroundProcess, window: (x: Int, y: Int, width: Int, height: Int)) {
-            let log = try Paths.temporaryDirectory().appendingPathComponent("player.log").path
-            let player = try BackgroundProcess(Paths.reel, ["play"] + arguments, environment: ["DISPLAY": display.name], errorPath: log)
-            guard let window = try display.window(titled: title) else {
-                player.stop()
-                throw TestSetupError("no window; reel \(player.isRunning ? "runs" : "ended"): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
-            }
-            return (player, window)
-        }
-
         /// ffmpeg's frame at `time` of `clip` through `filters`, in RGB as the window converts it.
         static func reference(_ clip: String, at time: String, filters: String) throws -> String {
             let path = try Paths.temporaryDirectory().appendingPathComponent("reference.png").path
@@ -43,7 +31,7 @@ extension PlaybackTests {
             #expect(probe.stdout.split(separator: "\n").first == "16:9")
             let display = try Display()
             defer { display.stop() }
-            let (player, window) = try Self.open(["--pause", clip], on: display)
+            let (player, window) = try display.play(["--pause", clip])
             defer { player.stop() }
             // ffprobe's 16:9 at the picture's 576 rows.
             #expect(window.width == 1024 && window.height == 576 + 28, "window \(window)")
@@ -60,7 +48,7 @@ extension PlaybackTests {
             let clip = try Fixtures.seekable()
             let display = try Display()
             defer { display.stop() }
-            let (player, window) = try Self.open(["--pause", "--start", "3.2", "--geometry", "640x240", clip], on: display)
+            let (player, window) = try display.play(["--pause", "--start", "3.2", "--geometry", "640x240", clip])
             defer { player.stop() }
             #expect(window.width == 640 && window.height == 240 + 28, "window \(window)")
             let references = try [
@@ -93,12 +81,12 @@ extension PlaybackTests {
             let display = try Display()
             defer { display.stop() }
             do {
-                let (player, window) = try Self.open(["--pause", "--geometry", "400x300+50+60", clip], on: display)
+                let (player, window) = try display.play(["--pause", "--geometry", "400x300+50+60", clip])
                 defer { player.stop() }
                 #expect(window.x == 50 && window.y == 60 && window.width == 400 && window.height == 300 + 28, "window \(window)")
             }
             do {
-                let (player, window) = try Self.open(["--pause", "--geometry", "200-0-0", clip], on: display)
+                let (player, window) = try display.play(["--pause", "--geometry", "200-0-0", clip])
                 defer { player.stop() }
                 // 200 wide, 150 high at 4:3, in the bottom right corner of the 1280×720 screen.
                 #expect(window.width == 200 && window.height == 150 + 28 && window.x == 1280 - 200 && window.y == 720 - 178, "window \(window)")
@@ -115,7 +103,7 @@ extension PlaybackTests {
             let display = try Display(windowManager: true)
             defer { display.stop() }
             do {
-                let (player, window) = try Self.open(["--pause", "--fs", "--ontop", clip], on: display)
+                let (player, window) = try display.play(["--pause", "--fs", "--ontop", clip])
                 defer { player.stop() }
                 Thread.sleep(forTimeInterval: 0.5)
                 let settled = try display.window(titled: "Reel") ?? window
@@ -135,7 +123,7 @@ extension PlaybackTests {
                         "window states: \(states.stdout) \(states.stderr)")
             }
             // f leaves fullscreen: the window's own size again.
-            let (player, _) = try Self.open(["--pause", "--fs", clip], on: display)
+            let (player, _) = try display.play(["--pause", "--fs", clip])
             defer { player.stop() }
             Thread.sleep(forTimeInterval: 0.5)
             try display.press("f", inWindowTitled: "Reel")

@@ -75,6 +75,17 @@ extension PlaybackTests {
                 return nil
             }
 
+            /// Starts `reel play ARGUMENTS` here and returns it with its window, once shown.
+            func play(_ arguments: [String], title: String = "Reel") throws -> (player: BackgroundProcess, window: (x: Int, y: Int, width: Int, height: Int)) {
+                let log = try Paths.temporaryDirectory().appendingPathComponent("player.log").path
+                let player = try BackgroundProcess(Paths.reel, ["play"] + arguments, environment: ["DISPLAY": name], errorPath: log)
+                guard let window = try window(titled: title) else {
+                    player.stop()
+                    throw TestSetupError("no window; reel \(player.isRunning ? "runs" : "ended with \(player.exitStatus ?? -1)"): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                }
+                return (player, window)
+            }
+
             /// The names of the windows that are shown now.
             func visibleWindowNames() throws -> [String] {
                 let found = try Processes.run("xdotool", ["search", "--onlyvisible", "--name", ".", "getwindowname", "%@"], environment: ["DISPLAY": name])

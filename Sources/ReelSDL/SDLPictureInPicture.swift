@@ -3,8 +3,9 @@ import ReelCore
 
 /// The picture-in-picture window: small, borderless, always on top, in the bottom right
 /// corner of the screen, showing the frames of a ``FrameTap`` (converted to BGRA on the
-/// tap's own queue, and turned upright there when the tap hands them over as decoded). Made hidden with the main window so that switching costs only a
-/// show or a hide; used only on the display thread.
+/// tap's own queue, and turned upright there when the tap hands them over as decoded).
+/// Made hidden with the main window so that switching costs only a show or a hide; used
+/// only on the display thread.
 final class SDLPictureInPicture {
     static let title = "Reel — picture-in-picture"
     private var canvas: SDLCanvas?

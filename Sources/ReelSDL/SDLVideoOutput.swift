@@ -5,11 +5,10 @@ import ReelFFmpeg
 import ReelText
 
 /// A resizable SDL2 window: the picture at its display aspect ratio (letterboxed, or as
-/// the window's gravity says), an
-/// on-screen display (time, duration, state, volume, speed, a seek bar), and the keys of
-/// mpv and ffplay. With a frame tap, `p` switches to picture-in-picture (a small
-/// always-on-top window fed by the tap) and back. Created on the display thread at the
-/// first frame, used only there.
+/// the window's gravity says), an on-screen display (time, duration, state, volume, speed,
+/// the chapter, a seek bar), and the keys of mpv and ffplay. With a frame tap, `p`
+/// switches to picture-in-picture (a small always-on-top window fed by the tap) and back.
+/// Created on the display thread at the first frame, used only there.
 public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private let title: String
     private var canvas: SDLCanvas?

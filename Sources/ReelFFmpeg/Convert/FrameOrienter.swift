@@ -8,7 +8,7 @@ import ReelCore
 /// RGB) turn as decoded; any other (4:2:2, 4:4:4) is first converted to I420 by
 /// libswscale's exact path, which is what the window shows them as anyway.
 ///
-/// Not `Sendable`: one thread at a time (the display thread).
+/// Not `Sendable`: one thread at a time (the player's video decode thread).
 public final class FrameOrienter {
     /// The turn applied to every frame.
     public let orientation: PictureOrientation

@@ -51,7 +51,6 @@ extension PlaybackTests {
             let window = try #require(try display.window(titled: "Reel"), "no window")
             // The bar's middle, where the chapter's title is written after the time.
             func titleArea(_ name: String) throws -> [UInt8] {
-                Thread.sleep(forTimeInterval: 0.6)
                 let shot = directory.appendingPathComponent("\(name).png").path
                 try display.screenshot(to: shot)
                 let raw = shot + ".gray"
@@ -59,18 +58,20 @@ extension PlaybackTests {
                                                  "crop=150:20:\(window.x + 140):\(window.y + 240 + 5),format=gray", "-f", "rawvideo", raw])
                 return Array(try Data(contentsOf: URL(fileURLWithPath: raw)))
             }
-            let opening = try titleArea("opening")
+            func isTitle(_ area: [UInt8]) -> Bool { area.filter { $0 > 128 }.count > 20 }
+            let opening = try display.waitFor({ try titleArea("opening") }, until: isTitle)
             try display.press("Next", inWindowTitled: "Reel")
-            let ending = try titleArea("ending")
+            let ending = try display.waitFor({ try titleArea("ending") }) { isTitle($0) && $0 != opening }
             #expect(opening.filter { $0 > 128 }.count > 20, "no title drawn in the first chapter")
             #expect(ending.filter { $0 > 128 }.count > 20, "no title drawn in the second chapter")
             #expect(opening != ending, "the bar shows the same title in both chapters")
             try display.press("Prior", inWindowTitled: "Reel")
-            #expect(try titleArea("opening-again") == opening, "Page Up did not return to the first chapter's title")
+            #expect(try display.waitFor({ try titleArea("opening-again") }) { $0 == opening } == opening,
+                    "Page Up did not return to the first chapter's title")
             try display.press("Next", inWindowTitled: "Reel")
-            Thread.sleep(forTimeInterval: 0.3)
+            _ = try display.waitFor({ try titleArea("ending-again") }) { $0 == ending }
             try display.press("q", inWindowTitled: "Reel")
-            for _ in 0..<100 where player.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+            #expect(player.waitForExit(within: 10), "q did not end reel")
             let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
             let position = (json?["statistics"] as? [String: Any])?["position"] as? Double ?? -1
             #expect(abs(position - 1) < 0.05, "paused at the second chapter's start (1 s) after Page Down, was at \(position)")

@@ -121,13 +121,14 @@ extension PlaybackTests {
             defer { player.stop() }
             // Portrait: 240 wide, 320 high, and the bar below.
             #expect(window.width == 240 && window.height == 320 + 28, "window \(window)")
-            Thread.sleep(forTimeInterval: 0.5)
             let shot = try Paths.temporaryDirectory().appendingPathComponent("shot.png").path
-            try display.screenshot(to: shot)
             let crop = try Paths.temporaryDirectory().appendingPathComponent("crop.png").path
-            let cut = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", shot, "-vf", "crop=240:320:\(window.x):\(window.y)", crop])
-            try #require(cut.status == 0, "\(cut.stderr)")
-            let quality = try Self.psnr(crop, againstFrame: 12, of: clip, turnedBy: testCase.filters)
+            let quality = try display.waitFor({
+                try display.screenshot(to: shot)
+                let cut = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", shot, "-vf", "crop=240:320:\(window.x):\(window.y)", crop])
+                guard cut.status == 0 else { throw TestSetupError(cut.stderr) }
+                return try Self.psnr(crop, againstFrame: 12, of: clip, turnedBy: testCase.filters)
+            }, until: { $0 >= 35 })
             #expect(quality >= 35, "window PSNR \(quality) dB against ffmpeg's turned frame")
             print("rotated window against ffmpeg's transpose=clock frame: PSNR \(String(format: "%.1f", quality)) dB")
         }
@@ -142,17 +143,20 @@ extension PlaybackTests {
             defer { player.stop() }
             let small = try #require(try display.window(titled: "picture-in-picture"), "no picture-in-picture window")
             #expect(small.width == 240 && small.height == 320, "picture-in-picture window \(small)")
-            Thread.sleep(forTimeInterval: 1)
             let shot = try Paths.temporaryDirectory().appendingPathComponent("pip.png").path
-            try display.screenshot(to: shot)
-            let colours = try ["top": small.y + 20, "bottom": small.y + 220].mapValues { top -> [Int] in
-                let pixel = shot + ".\(top).rgb"
-                _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", shot, "-vf",
-                                                 "crop=200:80:\(small.x + 20):\(top),scale=1:1:flags=area,format=rgb24", "-f", "rawvideo", pixel])
-                return try Data(contentsOf: URL(fileURLWithPath: pixel)).prefix(3).map(Int.init)
-            }
-            #expect(colours["top"].map { $0[0] > 200 && $0[2] < 50 } == true, "the top of the small window is \(colours), not red")
-            #expect(colours["bottom"].map { $0[2] > 200 && $0[0] < 50 } == true, "the bottom of the small window is \(colours), not blue")
+            func isRed(_ colour: [Int]?) -> Bool { colour.map { $0[0] > 200 && $0[2] < 50 } == true }
+            func isBlue(_ colour: [Int]?) -> Bool { colour.map { $0[2] > 200 && $0[0] < 50 } == true }
+            let colours = try display.waitFor({
+                try display.screenshot(to: shot)
+                return try ["top": small.y + 20, "bottom": small.y + 220].mapValues { top -> [Int] in
+                    let pixel = shot + ".\(top).rgb"
+                    _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", shot, "-vf",
+                                                     "crop=200:80:\(small.x + 20):\(top),scale=1:1:flags=area,format=rgb24", "-f", "rawvideo", pixel])
+                    return try Data(contentsOf: URL(fileURLWithPath: pixel)).prefix(3).map(Int.init)
+                }
+            }, until: { isRed($0["top"]) && isBlue($0["bottom"]) })
+            #expect(isRed(colours["top"]), "the top of the small window is \(colours), not red")
+            #expect(isBlue(colours["bottom"]), "the bottom of the small window is \(colours), not blue")
         }
     }
 }

@@ -35,11 +35,12 @@ extension PlaybackTests {
             defer { player.stop() }
             // ffprobe's 16:9 at the picture's 576 rows.
             #expect(window.width == 1024 && window.height == 576 + 28, "window \(window)")
-            Thread.sleep(forTimeInterval: 0.5)
             let shot = try Paths.temporaryDirectory().appendingPathComponent("shot.png").path
-            try display.screenshot(to: shot)
             let widened = try Self.reference(clip, at: "0", filters: "scale=1024:576:flags=bilinear")
-            let quality = try WindowTests.psnr(shot, crop: (window.x, window.y, 1024, 576), against: widened)
+            let quality = try display.waitFor({
+                try display.screenshot(to: shot)
+                return try WindowTests.psnr(shot, crop: (window.x, window.y, 1024, 576), against: widened)
+            }, until: { $0 >= 30 })
             #expect(quality >= 30, "window PSNR \(quality) dB against ffmpeg's frame widened to 1024×576")
             print("anamorphic window against ffmpeg's widened frame: PSNR \(String(format: "%.1f", quality)) dB")
         }
@@ -63,14 +64,17 @@ extension PlaybackTests {
             }
             for (step, expected) in ["fit", "fill", "stretch", "fit"].enumerated() {
                 if step > 0 { try display.press("g", inWindowTitled: "Reel") }
-                Thread.sleep(forTimeInterval: 0.6)
                 let shot = try Paths.temporaryDirectory().appendingPathComponent("shot-\(step).png").path
-                try display.screenshot(to: shot)
-                var qualities: [String: Double] = [:]
-                for (name, reference) in references {
-                    qualities[name] = try WindowTests.psnr(shot, crop: (window.x, window.y, 640, 240), against: reference)
-                }
-                let best = qualities.max { $0.value < $1.value }!
+                func bestOf(_ qualities: [String: Double]) -> (key: String, value: Double) { qualities.max { $0.value < $1.value }! }
+                let qualities = try display.waitFor({
+                    try display.screenshot(to: shot)
+                    var qualities: [String: Double] = [:]
+                    for (name, reference) in references {
+                        qualities[name] = try WindowTests.psnr(shot, crop: (window.x, window.y, 640, 240), against: reference)
+                    }
+                    return qualities
+                }, until: { bestOf($0).key == expected && bestOf($0).value >= 30 })
+                let best = bestOf(qualities)
                 #expect(best.key == expected && best.value >= 30, "step \(step): expected \(expected), PSNR \(qualities)")
                 print("gravity \(expected): PSNR \(qualities.mapValues { String(format: "%.1f", $0) })")
             }
@@ -105,8 +109,7 @@ extension PlaybackTests {
             do {
                 let (player, window) = try display.play(["--pause", "--fs", "--ontop", clip])
                 defer { player.stop() }
-                Thread.sleep(forTimeInterval: 0.5)
-                let settled = try display.window(titled: "Reel") ?? window
+                let settled = try display.waitFor({ try display.window(titled: "Reel") ?? window }) { $0.width == 1280 && $0.height == 720 }
                 #expect(settled.width == 1280 && settled.height == 720, "fullscreen window \(settled)")
                 let script = """
                     import sys
@@ -123,12 +126,11 @@ extension PlaybackTests {
                         "window states: \(states.stdout) \(states.stderr)")
             }
             // f leaves fullscreen: the window's own size again.
-            let (player, _) = try display.play(["--pause", "--fs", clip])
+            let (player, opened) = try display.play(["--pause", "--fs", clip])
             defer { player.stop() }
-            Thread.sleep(forTimeInterval: 0.5)
+            _ = try display.waitFor({ try display.window(titled: "Reel") ?? opened }) { $0.width == 1280 && $0.height == 720 }
             try display.press("f", inWindowTitled: "Reel")
-            Thread.sleep(forTimeInterval: 0.5)
-            let window = try #require(try display.window(titled: "Reel"))
+            let window = try display.waitFor({ try display.window(titled: "Reel") ?? opened }) { $0.width == 320 }
             #expect(window.width == 320 && window.height == 240 + 28, "after f: \(window)")
         }
     }

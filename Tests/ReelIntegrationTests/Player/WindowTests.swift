@@ -86,6 +86,18 @@ extension PlaybackTests {
                 return (player, window)
             }
 
+            /// `attempt`'s result once `done` accepts it, tried every 0.1 s for up to
+            /// `timeout` seconds; the last result otherwise (the caller's expectation then fails).
+            func waitFor<Result>(timeout: Double = 10, _ attempt: () throws -> Result, until done: (Result) -> Bool) rethrows -> Result {
+                let deadline = Date().addingTimeInterval(timeout)
+                var result = try attempt()
+                while !done(result), Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.1)
+                    result = try attempt()
+                }
+                return result
+            }
+
             /// The names of the windows that are shown now.
             func visibleWindowNames() throws -> [String] {
                 let found = try Processes.run("xdotool", ["search", "--onlyvisible", "--name", ".", "getwindowname", "%@"], environment: ["DISPLAY": name])

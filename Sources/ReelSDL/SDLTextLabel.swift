@@ -2,19 +2,22 @@ import CSDL2
 import ReelCore
 import ReelText
 
-/// A line of text for the on-screen display (a chapter's title), drawn with FreeType into a
-/// texture that is made again only when the text or its room changes.
+/// A line of text for the on-screen display (a chapter's title, a message, the list of
+/// keys), drawn with FreeType into a texture that is made again only when the text or its
+/// room changes.
 struct SDLTextLabel {
     private var texture: OpaquePointer?
     private var shown: (text: String, width: Int, height: Int)?
 
-    /// Draws `text` centred in `rect`, in light grey; nothing when no font loads.
-    mutating func draw(_ text: String, in rect: PixelRect, renderer: OpaquePointer?, rasterizer: TextRasterizer?) {
+    /// Draws `text` centred in `rect` (or from its left edge), in light grey; nothing when
+    /// no font loads.
+    mutating func draw(_ text: String, in rect: PixelRect, renderer: OpaquePointer?, rasterizer: TextRasterizer?, leftAligned: Bool = false) {
         guard let renderer, let rasterizer, rect.width > 8, rect.height > 4 else { return }
         if shown?.text != text || shown?.width != rect.width || shown?.height != rect.height {
             destroy()
             guard let picture = try? rasterizer.render(text, color: VAPColor(red: 230, green: 230, blue: 230), bold: false,
-                                                       width: rect.width, height: rect.height, pixelSize: rect.height * 3 / 4) else { return }
+                                                       width: rect.width, height: rect.height, pixelSize: rect.height * 3 / 4,
+                                                       leftAligned: leftAligned) else { return }
             texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888.rawValue, Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
                                         Int32(rect.width), Int32(rect.height))
             guard let texture else { return }

@@ -37,6 +37,10 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private lazy var rasterizer = try? TextRasterizer()
     /// The frame on screen, kept to draw the 360° view again when it moves while paused.
     private var lastFrame: VideoFrame?
+    /// The passing message at the top left (a screenshot written, an A-B loop point).
+    private var messageLabel = SDLTextLabel()
+    /// The list of keys `?` shows over the picture, a label per line.
+    private var helpLabels: [(keys: SDLTextLabel, action: SDLTextLabel)]?
 
     /// A window, opened at the first frame.
     ///
@@ -109,6 +113,13 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
                 switchRequested.toggle()
             case SDL_KEYDOWN where event.key.keysym.sym == SDLK_g.rawValue && panorama == nil:
                 gravity = gravity.next
+                redraw = true
+            case SDL_KEYDOWN where Self.isQuestionMark(event.key.keysym):
+                if helpLabels == nil {
+                    helpLabels = WindowKeys.help.map { _ in (SDLTextLabel(), SDLTextLabel()) }
+                } else {
+                    destroyHelp()
+                }
                 redraw = true
             case SDL_KEYDOWN: commands += Self.command(forKey: event.key.keysym.sym)
             case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_CLOSE.rawValue):
@@ -190,9 +201,25 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         }
     }
 
+    /// `?`: SDL names the key by what it bears unshifted (`/` on a US layout) unless the
+    /// layout has a key of its own for it.
+    private static func isQuestionMark(_ key: SDL_Keysym) -> Bool {
+        key.sym == SDLK_QUESTION.rawValue || (key.sym == SDLK_SLASH.rawValue && key.mod & UInt16(KMOD_SHIFT.rawValue) != 0)
+    }
+
+    private func destroyHelp() {
+        for index in helpLabels?.indices ?? [].indices {
+            helpLabels?[index].keys.destroy()
+            helpLabels?[index].action.destroy()
+        }
+        helpLabels = nil
+    }
+
     /// Destroys the window and its renderer; on the thread that made them.
     public func close() {
         pictureInPicture?.close()
+        destroyHelp()
+        messageLabel.destroy()
         chapterLabel.destroy()
         canvas?.destroy()
         canvas = nil
@@ -212,6 +239,10 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         case Int(SDLK_RIGHTBRACKET.rawValue): [.changeRate(by: 0.1)]
         case Int(SDLK_PAGEUP.rawValue): [.changeChapter(by: -1)]
         case Int(SDLK_PAGEDOWN.rawValue): [.changeChapter(by: 1)]
+        case Int(SDLK_PERIOD.rawValue): [.stepFrame(forward: true)]
+        case Int(SDLK_COMMA.rawValue): [.stepFrame(forward: false)]
+        case Int(SDLK_s.rawValue): [.screenshot]
+        case Int(SDLK_l.rawValue): [.toggleABLoop]
         case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): [.quit]
         default: []
         }
@@ -251,7 +282,42 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             canvas.drawPicture(into: PixelRect(x: 0, y: 0, width: 0, height: 0))
         }
         drawBar(width: size.width, height: size.height)
+        drawOverlays(width: Int(size.width), height: Int(size.height - barHeight))
         SDL_RenderPresent(canvas.renderer)
+    }
+
+    /// The passing message at the top left, and the list of keys when `?` asked for it.
+    private func drawOverlays(width: Int, height: Int) {
+        guard let renderer else { return }
+        if helpLabels != nil {
+            let lines = WindowKeys.help
+            let lineHeight = max(min((height - 20) / lines.count, 24), 8)
+            let boxWidth = min(width - 20, lineHeight * 18), keysWidth = lineHeight * 5
+            shade(SDL_Rect(x: 10, y: 10, w: Int32(boxWidth), h: Int32(lineHeight * lines.count + 10)))
+            for (index, line) in lines.enumerated() {
+                let top = 15 + index * lineHeight
+                helpLabels?[index].keys.draw(line.keys, in: PixelRect(x: 20, y: top, width: keysWidth - 8, height: lineHeight),
+                                             renderer: renderer, rasterizer: rasterizer, leftAligned: true)
+                helpLabels?[index].action.draw(line.action, in: PixelRect(x: 20 + keysWidth, y: top, width: boxWidth - keysWidth - 20, height: lineHeight),
+                                               renderer: renderer, rasterizer: rasterizer, leftAligned: true)
+            }
+        }
+        // The message last: over the list too.
+        if let message = lastStatus?.message {
+            let lineHeight = max(min(height / 16, 28), 12)
+            shade(SDL_Rect(x: 6, y: 6, w: Int32(width - 12), h: Int32(lineHeight + 6)))
+            messageLabel.draw(message, in: PixelRect(x: 12, y: 9, width: width - 24, height: lineHeight),
+                              renderer: renderer, rasterizer: rasterizer, leftAligned: true)
+        }
+    }
+
+    /// Darkens `rect` so that text over the picture reads.
+    private func shade(_ rect: SDL_Rect) {
+        var rect = rect
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 200)
+        SDL_RenderFillRect(renderer, &rect)
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
     }
 
     private func drawBar(width: Int32, height: Int32) {

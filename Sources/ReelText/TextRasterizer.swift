@@ -29,9 +29,11 @@ public final class TextRasterizer {
         if let library { FT_Done_FreeType(library) }
     }
 
-    /// `text` in `color` on a transparent `width`×`height` picture. Without `pixelSize`,
-    /// the largest size whose line fits both ways; text too long at 4 px is cut at the edges.
-    public func render(_ text: String, color: VAPColor, bold isBold: Bool, width: Int, height: Int, pixelSize: Int? = nil) throws -> PixelBuffer {
+    /// `text` in `color` on a transparent `width`×`height` picture, centred or from the
+    /// left edge. Without `pixelSize`, the largest size whose line fits both ways; text too
+    /// long at 4 px is cut at the edges.
+    public func render(_ text: String, color: VAPColor, bold isBold: Bool, width: Int, height: Int, pixelSize: Int? = nil,
+                       leftAligned: Bool = false) throws -> PixelBuffer {
         let output = try PixelBuffer(format: .rgba, width: width, height: height)
         guard let face = isBold ? bold : regular else { throw TextError.freeType("no font") }
         let size: Int
@@ -48,7 +50,7 @@ public final class TextRasterizer {
             size = low
         }
         let line = try measure(text, face: face, size: size)
-        var penX = (width - line.width) / 2
+        var penX = leftAligned ? 0 : (width - line.width) / 2
         let baseline = (height - line.height) / 2 + line.ascender
         for scalar in text.unicodeScalars {
             guard FT_Load_Char(face, FT_ULong(scalar.value), FT_Int32(reel_ft_load_render)) == 0, let glyph = face.pointee.glyph else { continue }

@@ -8,7 +8,9 @@ struct PlayCommand: AsyncParsableCommand {
         abstract: "Play a file or stream in a window, or headless.",
         discussion: """
             Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, f fullscreen, \
-            g gravity (fit, fill, stretch), Page Up/Down chapters, [ and ] speed, p picture-in-picture (a double click on the small window returns), \
+            g gravity (fit, fill, stretch), Page Up/Down chapters, [ and ] speed, . and , one frame on and back (paused), \
+            s screenshot (reel-shotNNNN.png in --screenshot-dir), l A-B loop (set A, set B, clear), ? the keys on screen, \
+            p picture-in-picture (a double click on the small window returns), \
             q quit; a click on the bar at the bottom seeks. In a 360° video: drag to look, \
             arrows or WASD pan, the wheel or +/- zoom (30°–120°), r resets the view, v toggles VR.
 
@@ -42,6 +44,24 @@ struct PlayCommand: AsyncParsableCommand {
 
     @Option(help: "Speed, 0.5 to 2; audio keeps its pitch.")
     var rate: Double = 1
+
+    @Flag(help: "Start with the sound off; m turns it on.")
+    var mute = false
+
+    @Flag(name: .customLong("no-audio"), help: "Play no audio: no sound device is opened and video keeps its own time.")
+    var noAudio = false
+
+    @Flag(name: .customLong("no-video"), help: "Play no video: no window is opened, audio alone plays.")
+    var noVideo = false
+
+    @Option(help: "Where the s key writes screenshots (reel-shot0001.png, the first free number).")
+    var screenshotDir: String = "."
+
+    @Option(name: .customLong("ab-loop-a"), help: "Loop from this many seconds (with --ab-loop-b); l sets the points in the window.")
+    var abLoopA: Double?
+
+    @Option(name: .customLong("ab-loop-b"), help: "Loop back to --ab-loop-a on reaching this many seconds.")
+    var abLoopB: Double?
 
     @Option(help: "Write the frame on screen at T seconds to a PNG file: T:FILE. May be repeated.")
     var snapshot: [String] = []
@@ -93,6 +113,11 @@ struct PlayCommand: AsyncParsableCommand {
             throw ValidationError("--rotate takes auto, no, N or +N with N a multiple of 90 (got \(rotate))")
         }
         guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
+        if noAudio && noVideo { throw ValidationError("--no-audio and --no-video leave nothing to play") }
+        if (abLoopA == nil) != (abLoopB == nil) { throw ValidationError("--ab-loop-a and --ab-loop-b go together") }
+        if let abLoopA, let abLoopB, !(abLoopA >= 0 && abLoopB > abLoopA) {
+            throw ValidationError("--ab-loop-b must be after --ab-loop-a (got \(abLoopA) and \(abLoopB))")
+        }
         if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
         try panorama.validate()
         if headless && window.isSet { throw ValidationError("--geometry, --fs, --ontop, --gravity and --aspect shape the window; they cannot be used with --headless") }
@@ -116,6 +141,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.decoder = DecoderOptions(threadCount: threads)
         configuration.rotation = RotateOption.parse(rotate) ?? .automatic()
         configuration.tapsOrientedFrames = tapRotate
+        configuration.screenshotDirectory = screenshotDir
 
         let headlessVideo = HeadlessVideoOutput()
         let frameTap = FrameTap.withLibswscaleFallback()
@@ -126,16 +152,28 @@ struct PlayCommand: AsyncParsableCommand {
             let size = panorama.parsedViewSize ?? (1280, 720)
             return try PanoramaVideoOutput(wrapping: headlessVideo, settings: settings, width: size.width, height: size.height, frameTap: frameTap)
         } : nil
-        if headless {
-            player = Player(configuration: configuration, frameTap: frameTap, videoOutput: { () -> VideoOutput in panoramaOutput ?? headlessVideo },
-                            audioOutput: { [untimed] in HeadlessAudioOutput(untimed: untimed) })
+        let (noVideo, noAudio) = (self.noVideo, self.noAudio)
+        if headless || noVideo {
+            player = Player(configuration: configuration, frameTap: frameTap,
+                            videoOutput: { () -> VideoOutput? in
+                                if noVideo { return nil }
+                                if let panoramaOutput { return panoramaOutput }
+                                return headlessVideo
+                            },
+                            audioOutput: { [untimed, headless] () -> AudioOutput? in
+                                if noAudio { return nil }
+                                if headless { return HeadlessAudioOutput(untimed: untimed) }
+                                return WindowOutputs.soundDevice()
+                            })
         } else {
             let settings = view
             guard let outputs = WindowOutputs.make(title: "Reel — \(input)", frameTap: frameTap, pictureInPicture: pip, panorama: settings,
                                                   window: window.options) else {
                 throw fail("no display to open a window on (DISPLAY is not set); run with --headless to play without one")
             }
-            player = Player(configuration: configuration, frameTap: frameTap, videoOutput: outputs.video, audioOutput: outputs.audio)
+            let deviceAudio = outputs.audio
+            let audio: @Sendable () -> (any AudioOutput)? = { noAudio ? nil : deviceAudio() }
+            player = Player(configuration: configuration, frameTap: frameTap, videoOutput: outputs.video, audioOutput: audio)
         }
         for request in snapshot.compactMap(Self.parseSnapshot) { headlessVideo.snapshot(at: request.time, to: request.path) }
         let taps: TapWriters
@@ -166,6 +204,8 @@ struct PlayCommand: AsyncParsableCommand {
         }
         player.volume = volume / 100
         player.rate = rate
+        player.muted = mute
+        if let abLoopA, let abLoopB { player.abLoop = ABLoop(from: abLoopA, to: abLoopB) }
         // A signal during opening found no playback to stop: end here the same way.
         if interrupts.received { player.stop() } else if !pause { player.play() }
 

@@ -10,11 +10,14 @@ enum WindowOutputs {
         guard environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false,
               SDLVideoOutput.canOpenWindow() else { return nil }
         return (video: { SDLVideoOutput(title: title, frameTap: frameTap, startInPictureInPicture: pictureInPicture, panorama: panorama, window: window) },
-                audio: {
-                    if hasSoundDevice(), let device = SDLAudioOutput() { return device }
-                    FileHandle.standardError.write(Data("reel: no audio device; audio plays silently on a virtual clock\n".utf8))
-                    return HeadlessAudioOutput()
-                })
+                audio: { soundDevice() })
+    }
+
+    /// The sound card, or a virtual clock (said once on stderr) where there is none.
+    static func soundDevice() -> any AudioOutput {
+        if hasSoundDevice(), let device = SDLAudioOutput() { return device }
+        FileHandle.standardError.write(Data("reel: no audio device; audio plays silently on a virtual clock\n".utf8))
+        return HeadlessAudioOutput()
     }
 }
 

@@ -29,8 +29,8 @@ struct DisplayLoop {
             for command in output.idle(status: status(at: now)) { session.onCommand(command) }
             sendTimeEvent(at: now)
 
-            let (paused, serial, rate) = control.read { ($0.paused, $0.serial, $0.rate) }
-            if paused && shownSerial == serial {
+            let (paused, serial, rate, stepping) = control.read { ($0.paused, $0.serial, $0.rate, $0.stepsRequested > 0) }
+            if paused && shownSerial == serial && !stepping {
                 wasPaused = true
                 lastPresentedAt = nil
                 Thread.sleep(forTimeInterval: 0.01)
@@ -67,6 +67,17 @@ struct DisplayLoop {
             guard let frame = item.frame, let pts = item.pts else {
                 session.videoFrames.take(ifSerial: itemSerial)
                 if item.frame == nil { session.streamEnded(video: true, serial: itemSerial) }
+                continue
+            }
+            if paused && stepping && shownSerial == serial {
+                // A frame step: the next frame now, the clocks moved to it and held.
+                show(item, frame, pts: pts, serial: serial, output: output)
+                control.update { control in
+                    control.stepsRequested = max(control.stepsRequested - 1, 0)
+                    control.steppedWhilePaused = true
+                    control.audioClock.set(pts, serial: serial, at: now)
+                    control.externalClock.set(pts, serial: serial, at: now)
+                }
                 continue
             }
             if shownSerial != serial || session.configuration.untimed {
@@ -149,6 +160,8 @@ struct DisplayLoop {
                 control.externalClock.setSpeed(control.rate, at: shownAt)
                 control.externalClock.isPaused = control.paused
             }
+            control.shown = (pts, item.duration, serial)
+            control.shownFrame = frame
             control.statistics.framesShown += 1
             if let interval { control.statistics.longestFrameInterval = max(control.statistics.longestFrameInterval ?? 0, interval) }
             if let audio = control.audioClock.time(at: shownAt, currentSerial: serial) { control.statistics.avOffset = pts - audio }
@@ -157,6 +170,9 @@ struct DisplayLoop {
         if !sentFirstFrame {
             sentFirstFrame = true
             session.emit(.firstFrame(latency: latency))
+        }
+        if let start = control.read({ $0.abLoop.jumpTarget(at: pts - session.startTime) }) {
+            session.requestSeek(to: session.startTime + start, mode: .exact)
         }
     }
 
@@ -175,6 +191,7 @@ struct DisplayLoop {
                            volume: control.volume, muted: control.muted, rate: control.rate)
         }
         status.chapterTitle = session.chapters.index(at: position).flatMap { session.chapters.chapters[$0].title }
+        status.message = control.read { control in control.message.flatMap { $0.until > now ? $0.text : nil } }
         return status
     }
 }

@@ -29,6 +29,19 @@ final class PlaybackControl: @unchecked Sendable {
     var videoClock = PlaybackClock()
     var externalClock = PlaybackClock()
     var statistics = PlayerStatistics()
+    /// The frame on screen: its media time, duration and timeline; and the frame itself
+    /// (as shown, turned upright), for screenshots.
+    var shown: (pts: Double, duration: Double, serial: Int)?
+    var shownFrame: VideoFrame?
+    /// Frames still to show one by one while paused (`.` in the window).
+    var stepsRequested = 0
+    /// A step moved the picture on while the audio stood still: playing again starts with
+    /// an exact seek to the picture, which brings the audio back to it.
+    var steppedWhilePaused = false
+    /// Where playback goes back to when it reaches point B (seconds from the input's start).
+    var abLoop = ABLoop()
+    /// A line for the on-screen display and when it goes (monotonic seconds).
+    var message: (text: String, until: Double)?
 
     init() {
         // A playback opens paused: its clocks start held, or the opening frame's time

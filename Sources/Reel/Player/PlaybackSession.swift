@@ -85,6 +85,14 @@ final class PlaybackSession: @unchecked Sendable {
     }
 
     var duration: Double? { info.format.duration }
+
+    /// One frame's time by the video stream's average rate (25 fps when it has none), for
+    /// frames that carry no duration.
+    var nominalFrameDuration: Double {
+        let rate = videoStream.flatMap { index in info.streams.first { $0.index == index }?.averageFrameRate }
+        guard let rate, rate.isKnown, let fps = rate.doubleValue, fps > 0 else { return 0.04 }
+        return 1 / fps
+    }
     /// The input's chapters, on the timeline positions are given in (from the input's start).
     private(set) lazy var chapters = ChapterNavigation(info.chapters.map { chapter in
         var shifted = chapter

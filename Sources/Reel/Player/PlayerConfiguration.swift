@@ -74,6 +74,8 @@ extension Player {
         public var tapsOrientedFrames = false
         /// Events `time` are sent at most this often, seconds.
         public var timeUpdateInterval = 0.25
+        /// Where the window's `s` key writes screenshots (mpv's `--screenshot-directory`).
+        public var screenshotDirectory = "."
 
         /// ffplay's defaults, with queues a little deeper.
         public init() {}

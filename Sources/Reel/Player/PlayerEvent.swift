@@ -14,6 +14,25 @@ public enum PlayerEvent: Sendable {
     case endOfStream
     /// Playback failed; the player is in the failed state.
     case error(PlayerError)
+    /// A screenshot asked for in the window (`s`) was written to `path`.
+    case screenshotSaved(path: String)
+    /// A screenshot asked for in the window could not be written; playback goes on.
+    case screenshotFailed(reason: String)
+}
+
+/// Why ``Player/screenshot(to:)`` wrote nothing.
+public enum ScreenshotError: Error, Sendable, CustomStringConvertible {
+    /// No frame has been shown yet.
+    case noFrame
+    /// Every name from `reel-shot0001.png` to `reel-shot9999.png` is taken in the directory.
+    case namesExhausted(String)
+
+    public var description: String {
+        switch self {
+        case .noFrame: "no frame is on screen yet"
+        case .namesExhausted(let directory): "\(directory) already holds reel-shot0001.png to reel-shot9999.png"
+        }
+    }
 }
 
 /// A failure while playing, as one line a user understands.

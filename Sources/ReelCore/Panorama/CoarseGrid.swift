@@ -12,19 +12,28 @@ struct CoarseGrid: Sendable {
     private let width: Int
     private let height: Int
 
-    init(geometry: PanoramaMap.Geometry, step: Int) {
+    init(geometry: PanoramaMap.Geometry, step: Int, threads: Int) {
         self.step = step
         width = Int(geometry.width)
         height = Int(geometry.height)
         columns = max(2, (width - 1 + step - 1) / step + 1)
         rows = max(2, (height - 1 + step - 1) / step + 1)
         period = geometry.sourceWidth - 1
+        let (columns, rows, width, height) = (columns, rows, width, height)
         var u = [Float](repeating: 0, count: columns * rows), v = u
-        for row in 0..<rows {
-            for column in 0..<columns {
-                let (uf, vf) = geometry.sourceCoordinates(x: min(column * step, width - 1), y: min(row * step, height - 1))
-                u[row * columns + column] = uf
-                v[row * columns + column] = vf
+        u.withUnsafeMutableBufferPointer { uBuffer in
+            v.withUnsafeMutableBufferPointer { vBuffer in
+                let (u, v) = (SharedPointer(uBuffer.baseAddress!), SharedPointer(vBuffer.baseAddress!))
+                let jobs = PanoramaMap.chunks(rows: rows * step, threads: threads)
+                forEachChunk(jobs, threads: threads) { job in
+                    for row in chunkRange(job, of: jobs, count: rows) {
+                        for column in 0..<columns {
+                            let (uf, vf) = geometry.sourceCoordinates(x: min(column * step, width - 1), y: min(row * step, height - 1))
+                            u[row * columns + column] = uf
+                            v[row * columns + column] = vf
+                        }
+                    }
+                }
             }
         }
         self.u = u

@@ -9,13 +9,9 @@ extension PanoramaMap {
         precondition(sources.count == outputs.count && !sources.isEmpty && sources.count <= 4, "one output per source, up to four")
         for source in sources { precondition(source.rowByteCount >= sourceWidth && source.rowCount >= sourceHeight, "source plane smaller than the map's source") }
         for output in outputs { precondition(output.rowByteCount >= width && output.rowCount >= height, "output plane smaller than the map") }
-        let jobs = max(1, min(threads, height))
-        if jobs == 1 {
-            remapRows(0..<height, sources, outputs)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: jobs) { job in
-                remapRows((height * job / jobs)..<(height * (job + 1) / jobs), sources, outputs)
-            }
+        let jobs = Self.chunks(rows: height, threads: threads)
+        forEachChunk(jobs, threads: threads) { job in
+            remapRows(chunkRange(job, of: jobs, count: height), sources, outputs)
         }
     }
 

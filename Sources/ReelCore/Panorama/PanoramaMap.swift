@@ -90,15 +90,15 @@ public struct PanoramaMap: Sendable {
         let taps = interpolation == .nearest ? 1 : 4
         self.taps = taps
         var offsets = [Int32](repeating: 0, count: width * height)
-        // Blocks that wrap round a pole or cross a face's edge: each job lists its own,
-        // numbered afterwards.
-        let jobs = max(1, min(threads, height))
+        // Blocks that wrap round a pole or cross a face's edge: each chunk of rows lists
+        // its own, numbered afterwards.
+        let jobs = Self.chunks(rows: height, threads: threads)
         let blockLists = (0..<jobs).map { _ in IrregularBlocks() }
         // Nearest needs no weights (one unused element keeps the pointer below valid).
         var weights = [Int16](repeating: 0, count: interpolation == .nearest ? 1 : width * height * taps)
         let geometry = Geometry(view: view, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
         let sampler = projection == .equirectangular ? nil : ProjectionSampler(projection: projection, width: sourceWidth, height: sourceHeight)
-        let grid = precision == .interactive && sampler == nil ? CoarseGrid(geometry: geometry, step: 8) : nil
+        let grid = precision == .interactive && sampler == nil ? CoarseGrid(geometry: geometry, step: 8, threads: threads) : nil
         let projectionGrid = precision == .interactive ? sampler.map { ProjectionGrid(geometry: geometry, sampler: $0, step: 8, threads: threads) } : nil
         offsets.withUnsafeMutableBufferPointer { offsetBuffer in
             weights.withUnsafeMutableBufferPointer { weightBuffer in
@@ -112,13 +112,13 @@ public struct PanoramaMap: Sendable {
                 }
                 @Sendable @inline(__always) func store(x: Int, y: Int, uf: Float, vf: Float, _ blocks: IrregularBlocks) {
                     // v360: integer cell (floorf; both are ≥ 0 but for rounding), position inside it.
-                    let uiFloat = uf >= 0 ? Float(Int32(uf)) : floorf(uf), viFloat = vf >= 0 ? Float(Int32(vf)) : floorf(vf)
-                    let ui = Int(uiFloat), vi = Int(viFloat), du = uf - uiFloat, dv = vf - viFloat
+                    let (uiFloat, ui) = Self.floored(uf), (viFloat, vi) = Self.floored(vf)
+                    let du = uf - uiFloat, dv = vf - viFloat
                     let pixel = y &* width &+ x
                     if taps == 1 {
                         // v360's nearest kernel: the cell of its 4×4 window lrintf rounds to
                         // (a fraction in [0, 1) rounds up only above one half: ties go to even).
-                        offsets[pixel] = offset(ui &+ (du > 0.5 ? 1 : 0), vi &+ (dv > 0.5 ? 1 : 0))
+                        offsets[pixel] = offset(ui &+ Int(Self.aboveHalf(du)), vi &+ Int(Self.aboveHalf(dv)))
                     } else {
                         if ui >= 0 && ui &+ 1 < sourceWidth && vi >= 0 && vi &+ 1 < sourceHeight {
                             // The usual block: (o, o + 1, o + stride, o + stride + 1), one offset.
@@ -151,7 +151,7 @@ public struct PanoramaMap: Sendable {
                 @Sendable @inline(__always) func storeRegular(x: Int, y: Int, _ corner: SIMD2<Int32>, _ du: Float, _ dv: Float) {
                     let pixel = y &* width &+ x
                     if taps == 1 {
-                        offsets[pixel] = cellOffset(corner &+ SIMD2(du > 0.5 ? 1 : 0, dv > 0.5 ? 1 : 0))
+                        offsets[pixel] = cellOffset(corner &+ SIMD2(Self.aboveHalf(du), Self.aboveHalf(dv)))
                     } else {
                         offsets[pixel] = cellOffset(corner)
                         storeWeights(pixel, du, dv)
@@ -167,13 +167,28 @@ public struct PanoramaMap: Sendable {
                 @Sendable func fill(rows: Range<Int>, _ blocks: IrregularBlocks) {
                     for y in rows {
                         if let sampler, let projectionGrid {
-                            projectionGrid.forEachPixel(inRow: y) { x, location in
-                                if let location, let (corner, du, dv) = sampler.regularCorner(at: location) {
-                                    storeRegular(x: x, y: y, corner, du, dv)
-                                } else if let location, let clamped = sampler.clampedSample(at: location) {
-                                    store(x: x, y: y, clamped, blocks)
-                                } else {
-                                    store(x: x, y: y, sampler.sample(geometry.direction(x: x, y: y)), blocks)
+                            projectionGrid.forEachSpan(inRow: y) { xs, span in
+                                // Positions change linearly along a span: when the blocks at
+                                // both ends lie inside the region, so do all between.
+                                if let first = span.location(at: 0), let last = span.location(at: xs.count - 1),
+                                   sampler.regularCorner(at: first) != nil, sampler.regularCorner(at: last) != nil {
+                                    for x in xs {
+                                        let location = span.location(at: x - xs.lowerBound)!
+                                        let (uFloat, u) = Self.floored(location.u), (vFloat, v) = Self.floored(location.v)
+                                        storeRegular(x: x, y: y, SIMD2(Int32(truncatingIfNeeded: u), Int32(truncatingIfNeeded: v)),
+                                                     location.u - uFloat, location.v - vFloat)
+                                    }
+                                    return
+                                }
+                                for x in xs {
+                                    let location = span.location(at: x - xs.lowerBound)
+                                    if let location, let (corner, du, dv) = sampler.regularCorner(at: location) {
+                                        storeRegular(x: x, y: y, corner, du, dv)
+                                    } else if let location, let clamped = sampler.clampedSample(at: location) {
+                                        store(x: x, y: y, clamped, blocks)
+                                    } else {
+                                        store(x: x, y: y, sampler.sample(geometry.direction(x: x, y: y)), blocks)
+                                    }
                                 }
                             }
                         } else if let sampler {
@@ -188,18 +203,33 @@ public struct PanoramaMap: Sendable {
                         }
                     }
                 }
-                DispatchQueue.concurrentPerform(iterations: jobs) { job in
-                    fill(rows: (height * job / jobs)..<(height * (job + 1) / jobs), blockLists[job])
+                forEachChunk(jobs, threads: threads) { job in
+                    fill(rows: chunkRange(job, of: jobs, count: height), blockLists[job])
                 }
             }
         }
-        // Jobs hold rows in order, and each its pixels in order: the blocks come out sorted.
-        var irregular: [Int32] = []
-        irregular.reserveCapacity(blockLists.reduce(0) { $0 + $1.entries.count } / 5 * 4)
-        for list in blockLists {
-            for start in Swift.stride(from: 0, to: list.entries.count, by: 5) {
-                offsets[Int(list.entries[start])] = -Int32(irregular.count / 4) - 1
-                irregular += list.entries[(start + 1)..<(start + 5)]
+        // Chunks hold rows in order, and each its pixels in order: the blocks come out
+        // sorted. Each chunk's blocks go to their place in parallel (a view from behind a
+        // VR180 picture has nearly every block clamped).
+        var firstBlocks = [Int](repeating: 0, count: blockLists.count + 1)
+        for (index, list) in blockLists.enumerated() { firstBlocks[index + 1] = firstBlocks[index] + list.entries.count / 5 }
+        var irregular = [Int32](repeating: 0, count: firstBlocks[blockLists.count] * 4)
+        if !irregular.isEmpty {
+            let firstBlocks = firstBlocks
+            offsets.withUnsafeMutableBufferPointer { offsetBuffer in
+                irregular.withUnsafeMutableBufferPointer { irregularBuffer in
+                    let offsets = SharedPointer(offsetBuffer.baseAddress!), irregular = SharedPointer(irregularBuffer.baseAddress!)
+                    forEachChunk(blockLists.count, threads: threads) { index in
+                        var block = firstBlocks[index]
+                        blockLists[index].entries.withUnsafeBufferPointer { entries in
+                            for start in Swift.stride(from: 0, to: entries.count, by: 5) {
+                                offsets[Int(entries[start])] = -Int32(truncatingIfNeeded: block) - 1
+                                for corner in 0..<4 { irregular[block &* 4 &+ corner] = entries[start &+ 1 &+ corner] }
+                                block += 1
+                            }
+                        }
+                    }
+                }
             }
         }
         self.offsets = offsets
@@ -207,11 +237,53 @@ public struct PanoramaMap: Sendable {
         self.weights = weights
     }
 
+    /// How many row chunks a build on `threads` threads cuts `rows` into: one on one
+    /// thread, else about 16 rows each (``forEachChunk(_:threads:_:)``).
+    static func chunks(rows: Int, threads: Int) -> Int {
+        threads <= 1 ? 1 : max(1, min(rows / 16, threads * 32))
+    }
+
     /// `lrintf` for a weight in [0, 16385]: adding and taking away 1.5·2²³ rounds to the
     /// nearest integer, ties to even, as the FPU's default mode does.
+    /// Read from the sum's bits rather than converted back: a checked float-to-integer
+    /// conversion per weight was a fair share of building a map.
     @inline(__always)
     static func roundedWeight(_ value: Float) -> Int16 {
-        Int16(truncatingIfNeeded: Int32((value + 12_582_912) - 12_582_912))
+        Int16(truncatingIfNeeded: bits(value + Self.roundingBias))
+    }
+
+    /// A float's bits, signed (shifted right, the sign fills the word).
+    @inline(__always)
+    static func bits(_ value: Float) -> Int32 { Int32(bitPattern: value.bitPattern) }
+
+    /// 1.5·2²³: a float in [0, 2²²) added to it is rounded to an integer held in the low
+    /// bits of the sum (whose bits are this one's plus that integer).
+    static let roundingBias: Float = 12_582_912
+
+    /// 1 when a fraction is above one half, else 0, from the sign of the difference: a
+    /// comparison made a branch that random fractions mispredict half the time.
+    @inline(__always)
+    static func aboveHalf(_ fraction: Float) -> Int32 {
+        bits(0.5 - fraction) >> 31 & 1
+    }
+
+    /// floorf, as a float and as an integer; for the values of a picture (0 ≤ value < 2²²)
+    /// without libm or a checked conversion.
+    @inline(__always)
+    static func floored(_ value: Float) -> (Float, Int) {
+        guard value >= 0, value < 4_194_304 else {
+            let floored = floorf(value)
+            // Not a number or far outside any picture: a cell no picture has (the offsets
+            // reflect and clamp it).
+            return (floored, floored.isFinite && abs(floored) < 1e9 ? Int(floored) : Int(Int32.min))
+        }
+        let biased = value + roundingBias
+        let nearest = biased - roundingBias
+        // −1 when rounding went up (the difference's sign bit), else 0: no branch, which
+        // a fraction that is as often above a half as below mispredicts half the time.
+        let borrow = bits(value - nearest) >> 31
+        let integer = bits(biased) &- bits(roundingBias) &+ borrow
+        return (nearest + Float(borrow), Int(integer))
     }
 
     /// v360's geometry for one view, output size and source size.
@@ -341,7 +413,9 @@ struct SharedPointer<Element>: @unchecked Sendable {
 /// The irregular bilinear blocks one job of a map's build found: pixel and four source
 /// offsets, five numbers each. One job appends; the build reads them once the jobs are done.
 final class IrregularBlocks: @unchecked Sendable {
-    private(set) var entries: [Int32] = []
+    /// One job appends, so the run-time exclusivity check of a class's property (on every
+    /// append, a view from behind a VR180 picture appends for nearly every pixel) is not needed.
+    @exclusivity(unchecked) private(set) var entries: [Int32] = []
 
     @inline(__always)
     func append(_ pixel: Int, _ o0: Int32, _ o1: Int32, _ o2: Int32, _ o3: Int32) {

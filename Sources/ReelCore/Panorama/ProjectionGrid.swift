@@ -28,11 +28,11 @@ struct ProjectionGrid: Sendable {
         let width = width, height = height
         var points = [ProjectionSampler.Location](repeating: .init(u: 0, v: 0, region: 0), count: columns * rows)
         var smooth = [Bool](repeating: false, count: (columns - 1) * (rows - 1))
-        let jobs = max(1, min(threads, rows))
+        let jobs = PanoramaMap.chunks(rows: rows * step, threads: threads)
         points.withUnsafeMutableBufferPointer { buffer in
             let shared = SharedPointer(buffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: jobs) { job in
-                for row in (rows * job / jobs)..<(rows * (job + 1) / jobs) {
+            forEachChunk(jobs, threads: threads) { job in
+                for row in chunkRange(job, of: jobs, count: rows) {
                     for column in 0..<columns {
                         shared[row * columns + column] = sampler.locate(geometry.direction(x: min(column * step, width - 1), y: min(row * step, height - 1)))
                     }
@@ -43,9 +43,9 @@ struct ProjectionGrid: Sendable {
         smooth.withUnsafeMutableBufferPointer { buffer in
             let shared = SharedPointer(buffer.baseAddress!)
             let cellRows = rows - 1
-            DispatchQueue.concurrentPerform(iterations: max(1, min(threads, cellRows))) { job in
-                let jobs = max(1, min(threads, cellRows))
-                for row in (cellRows * job / jobs)..<(cellRows * (job + 1) / jobs) {
+            let jobs = PanoramaMap.chunks(rows: cellRows * step, threads: threads)
+            forEachChunk(jobs, threads: threads) { job in
+                for row in chunkRange(job, of: jobs, count: cellRows) {
                     for column in 0..<(columns - 1) {
                         let a = located[row * columns + column], b = located[row * columns + column + 1]
                         let c = located[(row + 1) * columns + column], d = located[(row + 1) * columns + column + 1]
@@ -75,10 +75,16 @@ struct ProjectionGrid: Sendable {
         return (topU + (bottomU - topU) * ty, topV + (bottomV - topV) * ty)
     }
 
-    /// Calls `body(x, location)` for every pixel of output row `y`, left to right, with
-    /// the interpolated location, or nil where the pixel must be computed exactly.
+    /// Where a row crosses one cell: positions interpolated along it (the first pixel's,
+    /// and the change from one pixel to the next, in one region), or computed exactly.
+    enum Span {
+        case interpolated(start: ProjectionSampler.Location, stepU: Float, stepV: Float)
+        case exact
+    }
+
+    /// Calls `body(xs, span)` for the pixels of output row `y` cell by cell, left to right.
     @inline(__always)
-    func forEachPixel(inRow y: Int, _ body: (Int, ProjectionSampler.Location?) -> Void) {
+    func forEachSpan(inRow y: Int, _ body: (Range<Int>, Span) -> Void) {
         let row = min(y / step, rows - 2)
         let y0 = min(row * step, height - 1), y1 = min(y0 + step, height - 1)
         let ty: Float = y1 > y0 ? Float(y - y0) / Float(y1 - y0) : 0
@@ -87,7 +93,7 @@ struct ProjectionGrid: Sendable {
             let end = column == columns - 2 ? width : x1
             guard x0 < end else { continue }
             guard smooth[row * (columns - 1) + column] else {
-                for x in x0..<end { body(x, nil) }
+                body(x0..<end, .exact)
                 continue
             }
             let a = points[row * columns + column], b = points[row * columns + column + 1]
@@ -96,11 +102,17 @@ struct ProjectionGrid: Sendable {
             let startU = a.u + (c.u - a.u) * ty, startV = a.v + (c.v - a.v) * ty
             let stepU = (b.u + (d.u - b.u) * ty - startU) * (x1 > x0 ? 1 / Float(x1 - x0) : 0)
             let stepV = (b.v + (d.v - b.v) * ty - startV) * (x1 > x0 ? 1 / Float(x1 - x0) : 0)
-            for x in x0..<end {
-                let t = Float(x - x0)
-                body(x, ProjectionSampler.Location(u: startU + stepU * t, v: startV + stepV * t, region: a.region))
-            }
+            body(x0..<end, .interpolated(start: .init(u: startU, v: startV, region: a.region), stepU: stepU, stepV: stepV))
         }
+    }
+}
+
+extension ProjectionGrid.Span {
+    /// The interpolated position `t` pixels into the span.
+    @inline(__always)
+    func location(at t: Int) -> ProjectionSampler.Location? {
+        guard case .interpolated(let start, let stepU, let stepV) = self else { return nil }
+        return ProjectionSampler.Location(u: start.u + stepU * Float(t), v: start.v + stepV * Float(t), region: start.region)
     }
 }
 
@@ -113,9 +125,10 @@ extension ProjectionSampler {
         // Inside a region both are ≥ 0, where truncation is floor (and needs no libm call);
         // negative, huge or not a number goes to the exact path.
         guard location.u >= 0, location.v >= 0, location.u < 1e6, location.v < 1e6 else { return nil }
-        let ui = Int32(location.u), vi = Int32(location.v), region = location.region
+        let (uFloat, u) = PanoramaMap.floored(location.u), (vFloat, v) = PanoramaMap.floored(location.v)
+        let ui = Int32(truncatingIfNeeded: u), vi = Int32(truncatingIfNeeded: v), region = location.region
         guard ui >= regionMinU[region], ui &+ 1 < regionEndU[region], vi >= regionMinV[region], vi &+ 1 < regionEndV[region] else { return nil }
-        return (SIMD2(ui, vi), location.u - Float(ui), location.v - Float(vi))
+        return (SIMD2(ui, vi), location.u - uFloat, location.v - vFloat)
     }
 
     /// For the projections whose cells v360 clamps into the picture or a lens (all but the
@@ -125,8 +138,8 @@ extension ProjectionSampler {
     func clampedSample(at location: Location) -> Sample? {
         if case .cubemap = kind { return nil }
         guard abs(location.u) < 1e6, abs(location.v) < 1e6 else { return nil }
-        let uiF = location.u.rounded(.down), viF = location.v.rounded(.down)
-        let ui = Int32(uiF), vi = Int32(viF), region = location.region
+        let (uiF, u) = PanoramaMap.floored(location.u), (viF, v) = PanoramaMap.floored(location.v)
+        let ui = Int32(truncatingIfNeeded: u), vi = Int32(truncatingIfNeeded: v), region = location.region
         @inline(__always) func column(_ u: Int32) -> Int32 { min(max(u, regionMinU[region]), regionEndU[region] - 1) }
         @inline(__always) func row(_ v: Int32) -> Int32 { min(max(v, regionMinV[region]), regionEndV[region] - 1) }
         let (u0, u1, v0, v1) = (column(ui), column(ui &+ 1), row(vi), row(vi &+ 1))

@@ -134,10 +134,10 @@ struct ProjectionSampler: Sendable {
             let (uf, vf) = halfEquirectangularPosition(vector)
             return Location(u: uf, v: vf, region: 0)
         case .cubemap(let columns, let rows, let faces):
-            let face = cubeFacePosition(vector, columns: columns, rows: rows, faces: faces)
+            let face = cubeFacePosition(vector, columns: columns, rows: rows, faces: faces, faceByComparison: true)
             return Location(u: Float(face.shiftU) + face.uf, v: Float(face.shiftV) + face.vf, region: face.position)
         case .equiAngularCubemap:
-            let (uf, vf, position) = equiAngularPosition(vector)
+            let (uf, vf, position) = equiAngularPosition(vector, faceByComparison: true)
             return Location(u: uf, v: vf, region: position)
         case .dualFisheye(let range):
             let (uf, vf, shift) = dualFisheyePosition(vector, range: range)
@@ -221,7 +221,24 @@ struct ProjectionSampler: Sendable {
     /// v360's `xyz_to_cube`: the face `vector` hits and the position on it in [-1, 1],
     /// turned as the layout turns that face.
     @inline(__always)
-    private static func onCube(_ vector: SIMD3<Float>, faces: Faces) -> (u: Float, v: Float, direction: Direction) {
+    private static func onCube(_ vector: SIMD3<Float>, faces: Faces, faceByComparison: Bool = false) -> (u: Float, v: Float, direction: Direction) {
+        let direction = faceByComparison ? face(byComparing: vector) : face(byAngles: vector)
+        var u: Float, v: Float
+        switch direction {
+        case .right: u = -vector.z / vector.x; v = vector.y / vector.x
+        case .left: u = -vector.z / vector.x; v = -vector.y / vector.x
+        case .up: u = -vector.x / vector.y; v = -vector.z / vector.y
+        case .down: u = vector.x / vector.y; v = -vector.z / vector.y
+        case .front: u = vector.x / vector.z; v = vector.y / vector.z
+        case .back: u = vector.x / vector.z; v = -vector.y / vector.z
+        }
+        rotate(&u, &v, quarterTurns: faces.turns(at: faces.position(of: direction)))
+        return (u, v, direction)
+    }
+
+    /// The face v360 picks, from the angles as it computes them (four libm calls).
+    @inline(__always)
+    private static func face(byAngles vector: SIMD3<Float>) -> Direction {
         let phi = atan2f(vector.x, vector.z), theta = asinf(vector.y)
         let phiD = Double(phi)
         var direction: Direction
@@ -245,17 +262,23 @@ struct ProjectionSampler: Sendable {
         } else if theta < -threshold {
             direction = .up
         }
-        var u: Float, v: Float
-        switch direction {
-        case .right: u = -vector.z / vector.x; v = vector.y / vector.x
-        case .left: u = -vector.z / vector.x; v = -vector.y / vector.x
-        case .up: u = -vector.x / vector.y; v = -vector.z / vector.y
-        case .down: u = vector.x / vector.y; v = -vector.z / vector.y
-        case .front: u = vector.x / vector.z; v = vector.y / vector.z
-        case .back: u = vector.x / vector.z; v = -vector.y / vector.z
-        }
-        rotate(&u, &v, quarterTurns: faces.turns(at: faces.position(of: direction)))
-        return (u, v, direction)
+        return direction
+    }
+
+    /// The same face by comparing coordinates: θ > atan(cos φ′) is y > max(|x|, |z|) for a
+    /// unit vector, and φ's quarter bounds are x = ±z. It differs from v360's only where
+    /// rounding puts a direction on an edge one way or the other, so the coarse grid of
+    /// interactive maps takes it; exact maps keep v360's angles.
+    @inline(__always)
+    private static func face(byComparing vector: SIMD3<Float>) -> Direction {
+        let (x, y, z) = (vector.x, vector.y, vector.z)
+        let horizontal = max(abs(x), abs(z))
+        if y > horizontal { return .down }
+        if -y > horizontal { return .up }
+        if z > 0 && x >= -z && x < z { return .front }
+        if x > 0 && x >= z && x > -z { return .right }
+        if x < 0 && x < -z && z >= x { return .left }
+        return .back
     }
 
     /// v360's `rotate_cube_face`.
@@ -343,8 +366,8 @@ struct ProjectionSampler: Sendable {
     }
 
     @inline(__always)
-    private func cubeFacePosition(_ vector: SIMD3<Float>, columns: Int, rows: Int, faces: Faces) -> FaceHit {
-        var (uf, vf, direction) = Self.onCube(vector, faces: faces)
+    private func cubeFacePosition(_ vector: SIMD3<Float>, columns: Int, rows: Int, faces: Faces, faceByComparison: Bool = false) -> FaceHit {
+        var (uf, vf, direction) = Self.onCube(vector, faces: faces, faceByComparison: faceByComparison)
         uf *= scaleU
         vf *= scaleV
         let position = faces.position(of: direction)
@@ -389,9 +412,9 @@ struct ProjectionSampler: Sendable {
 
     /// The position in the picture, and the face's position in the layout.
     @inline(__always)
-    private func equiAngularPosition(_ vector: SIMD3<Float>) -> (Float, Float, Int) {
+    private func equiAngularPosition(_ vector: SIMD3<Float>, faceByComparison: Bool = false) -> (Float, Float, Int) {
         let faces = Self.equiAngular
-        var (uf, vf, direction) = Self.onCube(vector, faces: faces)
+        var (uf, vf, direction) = Self.onCube(vector, faces: faces, faceByComparison: faceByComparison)
         let position = faces.position(of: direction)
         let (faceColumn, faceRow) = (position % 3, position / 3)
         let padU: Float = 2 / widthF, padV: Float = 2 / heightF

@@ -62,6 +62,8 @@ public struct PlaybackStatus: Sendable {
     public var rate: Double
     /// The title of the chapter being played, when the input has titled chapters.
     public var chapterTitle: String?
+    /// A passing message to show (a screenshot written, an A-B loop point set).
+    public var message: String?
     /// A status to show.
     public init(position: Double, duration: Double?, state: PlayerState, volume: Double, muted: Bool, rate: Double) {
         self.position = position
@@ -91,6 +93,12 @@ public enum UserCommand: Sendable, Equatable {
     case changeRate(by: Double)
     /// Go this many chapters on, back when negative (Page Down, Page Up).
     case changeChapter(by: Int)
+    /// Show the next frame and stay paused (`.`), or the previous one (`,`).
+    case stepFrame(forward: Bool)
+    /// Write the frame on screen to a PNG file (`s`).
+    case screenshot
+    /// Set point A, then point B of a loop, then clear it (`l`).
+    case toggleABLoop
     /// Stop and close (q, Escape, the window's close button).
     case quit
 }

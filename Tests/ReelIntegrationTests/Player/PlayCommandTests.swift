@@ -51,6 +51,28 @@ extension PlaybackTests {
             #expect(statistics?["frames_shown"] as? Int == 1)
         }
 
+        /// --no-video plays the audio alone (no frame shown); --no-audio the video alone, on
+        /// its own clock (no A-V offset); an A-B loop given on the command line keeps the
+        /// position between its points.
+        @Test(.timeLimit(.minutes(1))) func audioOrVideoAloneAndAnABLoop() throws {
+            let clip = try Fixtures.seekable()
+            func statistics(_ arguments: [String], signalAfter seconds: Double? = nil) throws -> [String: Any] {
+                let result = try Processes.run(Paths.reel, ["play", "--headless", "--stats"] + arguments + [clip], timeout: 30, signal: seconds.map { (SIGINT, $0) })
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+                return report?["statistics"] as? [String: Any] ?? [:]
+            }
+            let audioOnly = try statistics(["--no-video", "--duration", "1"])
+            #expect(audioOnly["frames_shown"] as? Int == 0)
+            #expect((audioOnly["position"] as? Double).map { $0 >= 0.95 && $0 < 1.2 } == true, "\(audioOnly)")
+            let videoOnly = try statistics(["--no-audio", "--duration", "1"])
+            #expect((videoOnly["frames_shown"] as? Int).map { (24...27).contains($0) } == true, "\(videoOnly)")
+            #expect(videoOnly["av_offset"] == nil, "no audio clock to be offset from")
+            let looped = try statistics(["--ab-loop-a", "0.5", "--ab-loop-b", "1"], signalAfter: 2.5)
+            #expect((looped["position"] as? Double).map { $0 >= 0.5 && $0 < 1.05 } == true, "\(looped)")
+            #expect((looped["frames_shown"] as? Int).map { $0 > 50 } == true, "played on in the loop: \(looped)")
+        }
+
         @Test func badInputFailsInOneLine() throws {
             let result = try reel("play", "--headless", "/nonexistent/clip.mp4")
             #expect(result.status == 1)
@@ -66,6 +88,9 @@ extension PlaybackTests {
                                          (["--projection", "c3x2", "--cube-rotations", "0123"], "invalid cube face rotations '0123'"),
                                          (["--projection", "dfisheye", "--lens-fov", "400"], "--lens-fov must be above 0 and at most 360"),
                                          (["--vr-preset", "daydream"], "--vr-preset must be cardboard-v1 or cardboard-v2"),
+                                         (["--no-audio", "--no-video"], "--no-audio and --no-video leave nothing to play"),
+                                         (["--ab-loop-a", "2"], "--ab-loop-a and --ab-loop-b go together"),
+                                         (["--ab-loop-a", "2", "--ab-loop-b", "1"], "--ab-loop-b must be after --ab-loop-a"),
                                          (["--vr-k1", "20"], "--vr-k1 must be between -10 and 10"),
                                          (["--vr-chroma", "1:1"], "--vr-chroma takes three scales"),
                                          (["--vr-ipd", "130"], "--vr-ipd must be above 0 and at most --vr-screen-width"),

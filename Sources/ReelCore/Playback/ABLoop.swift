@@ -1,0 +1,59 @@
+/// mpv's A-B loop: the `l` key sets point A at the position, then point B, then clears
+/// both; once both are set, playback that reaches B goes back to A.
+public struct ABLoop: Sendable, Equatable {
+    /// Where the loop starts, seconds; nil until set.
+    public private(set) var start: Double?
+    /// Where the loop ends, seconds; nil until set.
+    public private(set) var end: Double?
+
+    /// No loop.
+    public init() {}
+
+    /// A loop between two points, in either order; equal points make no loop.
+    public init(from a: Double, to b: Double) {
+        guard a != b, a.isFinite, b.isFinite else { return }
+        start = min(a, b)
+        end = max(a, b)
+    }
+
+    /// Whether both points are set.
+    public var isActive: Bool { start != nil && end != nil }
+
+    /// What `l` does at `position`: sets A, then B, then clears both. B before A swaps them,
+    /// and B at A is not taken (mpv would loop over nothing).
+    public mutating func toggle(at position: Double) {
+        guard position.isFinite else { return }
+        switch (start, end) {
+        case (nil, _):
+            start = position
+        case (let a?, nil):
+            guard position != a else { return }
+            self = ABLoop(from: a, to: position)
+        case (_?, _?):
+            self = ABLoop()
+        }
+    }
+
+    /// Where to go back to when playback has reached `position`: A once B is reached,
+    /// nil inside the loop or without one.
+    public func jumpTarget(at position: Double) -> Double? {
+        guard let start, let end, position >= end else { return nil }
+        return start
+    }
+
+    /// How the on-screen display says it.
+    public var description: String {
+        switch (start, end) {
+        case (nil, _): "A-B loop cleared"
+        case (let a?, nil): "A-B loop: A \(Self.clock(a))"
+        case (let a?, let b?): "A-B loop: \(Self.clock(a)) – \(Self.clock(b))"
+        }
+    }
+
+    private static func clock(_ seconds: Double) -> String {
+        let tenths = Int((max(seconds, 0) * 10).rounded())
+        let (minutes, rest) = (tenths / 600, tenths % 600)
+        let secondsText = String(rest / 10)
+        return "\(minutes):\(secondsText.count < 2 ? "0" : "")\(secondsText).\(rest % 10)"
+    }
+}

@@ -114,6 +114,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             case SDL_KEYDOWN where event.key.keysym.sym == SDLK_g.rawValue && panorama == nil:
                 gravity = gravity.next
                 redraw = true
+            case SDL_KEYDOWN where Self.isHash(event.key.keysym):
+                commands.append(.cycleAudioTrack)
             case SDL_KEYDOWN where Self.isQuestionMark(event.key.keysym):
                 if helpLabels == nil {
                     helpLabels = WindowKeys.help.map { _ in (SDLTextLabel(), SDLTextLabel()) }
@@ -205,6 +207,11 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     /// layout has a key of its own for it.
     private static func isQuestionMark(_ key: SDL_Keysym) -> Bool {
         key.sym == SDLK_QUESTION.rawValue || (key.sym == SDLK_SLASH.rawValue && key.mod & UInt16(KMOD_SHIFT.rawValue) != 0)
+    }
+
+    /// `#`: its own key on some layouts, shift and 3 on a US one.
+    private static func isHash(_ key: SDL_Keysym) -> Bool {
+        key.sym == SDLK_HASH.rawValue || (key.sym == SDLK_3.rawValue && key.mod & UInt16(KMOD_SHIFT.rawValue) != 0)
     }
 
     private func destroyHelp() {

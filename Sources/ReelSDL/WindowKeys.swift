@@ -6,6 +6,7 @@ public enum WindowKeys {
         ("← →", "seek 5 s back, on"),
         ("↑ ↓", "volume"),
         ("m", "mute"),
+        ("#", "next audio track"),
         ("[ ]", "speed −/+ 0.1"),
         (". ,", "one frame on, back (paused)"),
         ("s", "screenshot (reel-shotNNNN.png)"),

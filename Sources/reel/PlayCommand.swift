@@ -7,7 +7,7 @@ struct PlayCommand: AsyncParsableCommand {
         commandName: "play",
         abstract: "Play a file or stream in a window, or headless.",
         discussion: """
-            Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, f fullscreen, \
+            Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, # next audio track, f fullscreen, \
             g gravity (fit, fill, stretch), Page Up/Down chapters, [ and ] speed, . and , one frame on and back (paused), \
             s screenshot (reel-shotNNNN.png in --screenshot-dir), l A-B loop (set A, set B, clear), ? the keys on screen, \
             p picture-in-picture (a double click on the small window returns), \
@@ -44,6 +44,14 @@ struct PlayCommand: AsyncParsableCommand {
 
     @Option(help: "Speed, 0.5 to 2; audio keeps its pitch.")
     var rate: Double = 1
+
+    @Option(help: ArgumentHelp("The audio track: its number among the audio tracks (from 1, as mpv's --aid), auto, or no; # cycles them in the window.",
+                               valueName: "N|auto|no"))
+    var aid: String = "auto"
+
+    @Option(help: ArgumentHelp("Audio languages to prefer, in order (eng,fre; a two-letter code matches the three-letter one), as mpv's --alang.",
+                               valueName: "list"))
+    var alang: String?
 
     @Flag(help: "Start with the sound off; m turns it on.")
     var mute = false
@@ -114,6 +122,8 @@ struct PlayCommand: AsyncParsableCommand {
         }
         guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
         if noAudio && noVideo { throw ValidationError("--no-audio and --no-video leave nothing to play") }
+        guard let request = TrackRequest(mpvTrackID: aid) else { throw ValidationError("--aid takes a number from 1, auto or no (got \(aid))") }
+        if alang != nil && request != .automatic() { throw ValidationError("--alang chooses among the tracks that --aid \(aid) already chose") }
         if (abLoopA == nil) != (abLoopB == nil) { throw ValidationError("--ab-loop-a and --ab-loop-b go together") }
         if let abLoopA, let abLoopB, !(abLoopA >= 0 && abLoopB > abLoopA) {
             throw ValidationError("--ab-loop-b must be after --ab-loop-a (got \(abLoopA) and \(abLoopB))")
@@ -142,6 +152,8 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.rotation = RotateOption.parse(rotate) ?? .automatic()
         configuration.tapsOrientedFrames = tapRotate
         configuration.screenshotDirectory = screenshotDir
+        let languages = alang?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+        configuration.audioTrack = languages.isEmpty ? TrackRequest(mpvTrackID: aid) ?? .automatic() : .automatic(languages: languages)
 
         let headlessVideo = HeadlessVideoOutput()
         let frameTap = FrameTap.withLibswscaleFallback()
@@ -201,6 +213,10 @@ struct PlayCommand: AsyncParsableCommand {
             }
             player.seek(toChapter: chapter - 1)
             startTime = chapters[chapter - 1].startTime
+        }
+        if case .number(let number) = configuration.audioTrack, player.currentAudioTrack == nil, !noAudio {
+            let count = player.tracks.filter { $0.type == .audio }.count
+            FileHandle.standardError.write(Data("reel: --aid \(number): the input has \(count) audio track\(count == 1 ? "" : "s"); playing without sound\n".utf8))
         }
         player.volume = volume / 100
         player.rate = rate

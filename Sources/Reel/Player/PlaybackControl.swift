@@ -42,6 +42,10 @@ final class PlaybackControl: @unchecked Sendable {
     var abLoop = ABLoop()
     /// A line for the on-screen display and when it goes (monotonic seconds).
     var message: (text: String, until: Double)?
+    /// The audio stream played now; a switch changes it with the seek that starts the
+    /// new timeline, and hands the audio decode thread its decoder there.
+    var audioStreamIndex: Int?
+    var pendingAudioDecoder: Decoder?
 
     init() {
         // A playback opens paused: its clocks start held, or the opening frame's time

@@ -37,6 +37,7 @@ final class PlaybackSession: @unchecked Sendable {
     let videoDecoder: Decoder?
     /// Turns frames upright as the stream or the configuration says; nil when they are.
     private let orienter: FrameOrienter?
+    private let framePool: FramePool
     private let finished = DispatchGroup()
     /// Seeks come from the caller and from the window's keys: one at a time.
     private let seekLock = NSLock()
@@ -58,7 +59,7 @@ final class PlaybackSession: @unchecked Sendable {
         info = demuxer.info
         startTime = info.format.startTime ?? 0
         let videoStream = videoOutput == nil ? nil : demuxer.bestStream(of: .video)
-        let audioStream = audioOutput == nil ? nil : (audioTrack ?? demuxer.bestStream(of: .audio))
+        let audioStream = audioOutput == nil ? nil : (audioTrack ?? Self.audioStream(configuration.audioTrack, demuxer))
         self.videoStream = videoStream
         self.audioStream = audioStream
         guard videoStream != nil || audioStream != nil else { throw DecodeError(.noSuchStream(.video)) }
@@ -68,6 +69,8 @@ final class PlaybackSession: @unchecked Sendable {
         let decoderOptions = configuration.decoder
         videoDecoder = try videoStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
         audioDecoder = try audioStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
+        framePool = pool
+        control.audioStreamIndex = audioStream
         self.videoOutput = videoStream == nil ? nil : videoOutput
         let orientation = videoStream.map { stream in configuration.rotation.orientation(forStream: demuxer.info.streams.first { $0.index == stream }?.orientation ?? .upright) } ?? .upright
         orienter = orientation.isUpright ? nil : FrameOrienter(orientation: orientation)
@@ -85,6 +88,12 @@ final class PlaybackSession: @unchecked Sendable {
     }
 
     var duration: Double? { info.format.duration }
+
+    /// The stream a request picks: with no language asked for, FFmpeg's best audio stream.
+    private static func audioStream(_ request: TrackRequest, _ source: any PlaybackSource) -> Int? {
+        if request == .automatic() { return source.bestStream(of: .audio) }
+        return request.choose(.audio, among: Track.tracks(of: source.info))?.streamIndex
+    }
 
     /// One frame's time by the video stream's average rate (25 fps when it has none), for
     /// frames that carry no duration.
@@ -117,7 +126,7 @@ final class PlaybackSession: @unchecked Sendable {
         }
         if audioStream != nil {
             spawn("reel.audio.decode") { [self] in
-                decodeLoop(audioPackets, audioDecoder, queue: queueAudio) { audioFrames.put(QueuedAudioFrame(frame: nil), serial: $0) }
+                decodeLoop(audioPackets, audioDecoder, takesSwitches: true, queue: queueAudio) { audioFrames.put(QueuedAudioFrame(frame: nil), serial: $0) }
             }
         }
         if let audioOutput, let renderer = audioRenderer {
@@ -160,7 +169,7 @@ final class PlaybackSession: @unchecked Sendable {
     /// The queues move to the new serial before the reader can learn of the seek: the
     /// other way round, the first packets of the new timeline (its keyframe) could be put
     /// while a queue still had the old serial, and be dropped as stale.
-    func requestSeek(to target: Double, mode: SeekMode) {
+    func requestSeek(to target: Double, mode: SeekMode, alsoUpdate: (PlaybackControl) -> Void = { _ in }) {
         seekLock.lock()
         defer { seekLock.unlock() }
         let serial = control.read { $0.serial } + 1
@@ -176,6 +185,7 @@ final class PlaybackSession: @unchecked Sendable {
             control.videoEnded = false
             control.audioEnded = false
             control.endReported = false
+            alsoUpdate(control)
         }
         testHooks.seekPublished()
     }
@@ -184,12 +194,14 @@ final class PlaybackSession: @unchecked Sendable {
 
     private func readLoop() {
         var serial = control.read { $0.serial }
+        // Changes only with a seek (an audio switch comes with one): read there, not per packet.
+        var audioStream = control.read { $0.audioStreamIndex }
         while !control.read({ $0.aborted }) {
             if let seek = control.read({ control -> PlaybackControl.Seek? in
                 defer { control.pendingSeek = nil }
                 return control.pendingSeek
             }) {
-                serial = control.read { $0.serial }
+                (serial, audioStream) = control.read { ($0.serial, $0.audioStreamIndex) }
                 do {
                     try demuxer.seek(to: MediaTime(seconds: seek.target))
                 } catch {
@@ -267,13 +279,22 @@ final class PlaybackSession: @unchecked Sendable {
 
     /// Decodes the packets of one stream as they come, flushing the decoder when a seek
     /// starts a new timeline; at the end marker drains it and queues the end with `end`.
-    private func decodeLoop(_ packets: BlockingQueue<QueuedPacket>, _ decoder: Decoder?,
+    private func decodeLoop(_ packets: BlockingQueue<QueuedPacket>, _ decoder: Decoder?, takesSwitches: Bool = false,
                             queue: (DecodedFrame, Int) -> Void, end: (Int) -> Void) {
-        guard let decoder else { return }
+        guard var decoder else { return }
         var decoderSerial = -1
         while let (item, serial) = packets.take() {
             if serial != decoderSerial {
-                if decoderSerial >= 0 { decoder.flush() }
+                // A track switch's new timeline brings the new stream's decoder (set
+                // before the reader can queue a packet of that timeline).
+                if takesSwitches, let switched = control.read({ control -> Decoder? in
+                    defer { control.pendingAudioDecoder = nil }
+                    return control.pendingAudioDecoder
+                }) {
+                    decoder = switched
+                } else if decoderSerial >= 0 {
+                    decoder.flush()
+                }
                 decoderSerial = serial
             }
             do {
@@ -307,6 +328,18 @@ final class PlaybackSession: @unchecked Sendable {
             return true
         }
         if ended { emit(.endOfStream) }
+    }
+
+    /// Plays audio stream `index` from now on: its decoder is made here (an error if it
+    /// cannot be), and an exact seek to the position starts a timeline on which the reader
+    /// routes that stream's packets and the audio thread decodes them, as mpv's refresh
+    /// seek does. Nothing of the old track is played after the switch.
+    func switchAudio(to index: Int, at position: Double) throws {
+        let decoder = try demuxer.makeDecoder(streamIndex: index, options: configuration.decoder, framePool: framePool)
+        requestSeek(to: position, mode: .exact) { control in
+            control.audioStreamIndex = index
+            control.pendingAudioDecoder = decoder
+        }
     }
 
     var framesAllocated: Int { videoDecoder?.framePool.allocatedCount ?? audioDecoder?.framePool.allocatedCount ?? 0 }

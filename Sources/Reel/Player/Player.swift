@@ -224,9 +224,31 @@ public final class Player: @unchecked Sendable {
         set { lock.withLock { session }?.control.update { $0.muted = newValue } }
     }
 
-    /// Switches to audio stream `index` (a stream index of ``mediaInfo``), keeping the
-    /// position and whether it was playing.
+    /// The input's video, audio and subtitle tracks, numbered within their type as mpv
+    /// numbers them; empty before opening.
+    public var tracks: [Track] { mediaInfo.map(Track.tracks(of:)) ?? [] }
+
+    /// The audio track being played, if any.
+    public var currentAudioTrack: Track? {
+        guard let index = lock.withLock({ session })?.control.read({ $0.audioStreamIndex }) else { return nil }
+        return tracks.first { $0.type == .audio && $0.streamIndex == index }
+    }
+
+    /// Switches to audio stream `index` (a stream index of ``mediaInfo``, as
+    /// ``Track/streamIndex`` gives it), keeping the position and whether it was playing.
+    ///
+    /// While audio plays, the switch happens in place, as mpv's: the new stream's decoder is
+    /// opened and an exact seek to the position starts it there (the picture stays, the
+    /// sound changes within a few tens of milliseconds). A player opened without audio
+    /// opens the input again with that stream.
     public func selectAudioTrack(_ index: Int) async throws {
+        guard tracks.contains(where: { $0.type == .audio && $0.streamIndex == index }) else { throw TrackError.noSuchAudioStream(index) }
+        if let session = lock.withLock({ session }), session.audioStream != nil {
+            guard session.control.read({ $0.audioStreamIndex }) != index else { return }
+            let position = session.control.position(session.master, at: monotonicSeconds()) ?? session.startTime
+            try session.switchAudio(to: index, at: position)
+            return
+        }
         guard let url = lock.withLock({ self.url }) else { return }
         let position = currentTime ?? 0
         let playing = lock.withLock { wantsToPlay }
@@ -333,6 +355,21 @@ public final class Player: @unchecked Sendable {
                 } catch {
                     showMessage("Screenshot failed: \(error)")
                     continuation.yield(.screenshotFailed(reason: "\(error)"))
+                }
+            case .cycleAudioTrack:
+                let audio = tracks.filter { $0.type == .audio }
+                guard let current = currentAudioTrack, let position = audio.firstIndex(of: current), audio.count > 1 else {
+                    showMessage(audio.count > 1 ? "No audio playing" : "One audio track")
+                    return
+                }
+                let next = audio[(position + 1) % audio.count]
+                Task { [self] in
+                    do {
+                        try await selectAudioTrack(next.streamIndex)
+                        showMessage(next.description)
+                    } catch {
+                        showMessage("Audio track: \(error)")
+                    }
                 }
             case .toggleABLoop:
                 var loop = abLoop

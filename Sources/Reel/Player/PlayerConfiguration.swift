@@ -76,6 +76,9 @@ extension Player {
         public var timeUpdateInterval = 0.25
         /// Where the window's `s` key writes screenshots (mpv's `--screenshot-directory`).
         public var screenshotDirectory = "."
+        /// Which audio track plays: FFmpeg's best stream by default, a language list or a
+        /// track number (mpv's `--alang`, `--aid`), or none.
+        public var audioTrack: TrackRequest = .automatic()
 
         /// ffplay's defaults, with queues a little deeper.
         public init() {}

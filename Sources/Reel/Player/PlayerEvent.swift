@@ -20,6 +20,18 @@ public enum PlayerEvent: Sendable {
     case screenshotFailed(reason: String)
 }
 
+/// Why a track cannot be selected.
+public enum TrackError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The input has no audio stream of that index.
+    case noSuchAudioStream(Int)
+
+    public var description: String {
+        switch self {
+        case .noSuchAudioStream(let index): "the input has no audio stream \(index)"
+        }
+    }
+}
+
 /// Why ``Player/screenshot(to:)`` wrote nothing.
 public enum ScreenshotError: Error, Sendable, CustomStringConvertible {
     /// No frame has been shown yet.

@@ -8,6 +8,11 @@ import Synchronization
 /// woke late left the calling thread doing both halves of a job of a few milliseconds (a
 /// 360° view's map): the profile showed the caller with three times the worker's share.
 /// Many small chunks let whichever thread is free take the next.
+///
+/// Never inlined: on one thread the body would be inlined into its caller, and in a
+/// caller as large as a map's build the optimizer then left `Float.bitPattern` as a call
+/// per pixel (a single-threaded build took longer than two threads' twice over).
+@inline(never)
 public func forEachChunk(_ count: Int, threads: Int, _ body: @Sendable (Int) -> Void) {
     let workers = max(1, min(threads, count))
     guard workers > 1 else {

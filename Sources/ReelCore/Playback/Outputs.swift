@@ -99,6 +99,8 @@ public enum UserCommand: Sendable, Equatable {
     case screenshot
     /// Set point A, then point B of a loop, then clear it (`l`).
     case toggleABLoop
+    /// Play the next audio track, after the last the first (`#`).
+    case cycleAudioTrack
     /// Stop and close (q, Escape, the window's close button).
     case quit
 }

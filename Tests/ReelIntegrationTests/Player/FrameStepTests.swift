@@ -128,7 +128,7 @@ extension PlaybackTests {
         /// Muted from the start, the device gets silence while the clock runs.
         @Test(.timeLimit(.minutes(1))) func mutedPlaybackIsSilent() async throws {
             for muted in [true, false] {
-                let audio = PeakAudioOutput()
+                let audio = RecordingAudioOutput()
                 let player = Player(videoOutput: { nil }, audioOutput: { audio })
                 try await player.open(try Fixtures.seekable())
                 player.muted = muted
@@ -141,19 +141,19 @@ extension PlaybackTests {
     }
 }
 
-/// A headless device that remembers the loudest sample it was given.
-final class PeakAudioOutput: AudioOutput, @unchecked Sendable {
+/// A headless device that keeps every sample it was given (interleaved).
+final class RecordingAudioOutput: AudioOutput, @unchecked Sendable {
     private let device = HeadlessAudioOutput()
-    private let loudest = LockedValue<Float>(0)
-    var peak: Float { loudest.withLock { $0 } }
+    private let recorded = LockedValue<[Float]>([])
+    var samples: [Float] { recorded.copy() }
+    var peak: Float { samples.reduce(0) { max($0, abs($1)) } }
     var format: AudioDeviceFormat { device.format }
 
     func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, Double) -> Void) throws {
-        try device.start { [loudest] buffer, heardAt in
+        try device.start { [recorded] buffer, heardAt in
             render(buffer, heardAt)
             let samples = buffer.bindMemory(to: Float.self)
-            let peak = samples.reduce(0) { max($0, abs($1)) }
-            loudest.withLock { $0 = max($0, peak) }
+            recorded.withLock { $0.append(contentsOf: samples) }
         }
     }
     func setPaused(_ paused: Bool) { device.setPaused(paused) }

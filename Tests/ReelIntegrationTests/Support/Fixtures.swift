@@ -136,6 +136,19 @@ enum Fixtures {
             "-pix_fmt", "yuv420p", "-c:a", "aac"])
     }
 
+    /// 10 s of video with two audio tracks: 440 Hz in English (the default) and 880 Hz in
+    /// French, in Matroska.
+    static func twoAudioLanguages() throws -> String {
+        try made("two-audio-languages.mkv", [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=10",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=10",
+            "-f", "lavfi", "-i", "sine=frequency=880:sample_rate=48000:duration=10",
+            "-map", "0:v", "-map", "1:a", "-map", "2:a",
+            "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac",
+            "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre",
+            "-disposition:a:0", "default", "-disposition:a:1", "0"])
+    }
+
     /// A cached file made by ffmpeg from `arguments`.
     static func made(_ name: String, _ arguments: [String]) throws -> String {
         let path = directory.appendingPathComponent(name).path

@@ -235,7 +235,7 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Switches to audio stream `index` (a stream index of ``mediaInfo``, as
-    /// ``Track/streamIndex`` gives it), keeping the position and whether it was playing.
+    /// `Track.streamIndex` gives it), keeping the position and whether it was playing.
     ///
     /// While audio plays, the switch happens in place, as mpv's: the new stream's decoder is
     /// opened and an exact seek to the position starts it there (the picture stays, the

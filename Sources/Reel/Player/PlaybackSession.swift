@@ -203,7 +203,7 @@ final class PlaybackSession: @unchecked Sendable {
             }) {
                 (serial, audioStream) = control.read { ($0.serial, $0.audioStreamIndex) }
                 do {
-                    try demuxer.seek(to: MediaTime(seconds: seek.target))
+                    landingPackets = try seekLandingAtOrBefore(seek.target)
                 } catch {
                     emit(.error(PlayerError(error as? InputError ?? InputError(.other, operation: .seek, url: demuxer.url))))
                 }
@@ -215,7 +215,8 @@ final class PlaybackSession: @unchecked Sendable {
                 continue
             }
             do {
-                guard let packet = try demuxer.readPacket() else {
+                let held = landingPackets.isEmpty ? nil : landingPackets.removeFirst()
+                guard let packet = try held ?? demuxer.readPacket() else {
                     try endOfInput(serial: serial)
                     continue
                 }
@@ -233,6 +234,42 @@ final class PlaybackSession: @unchecked Sendable {
                 fail(error)
                 return
             }
+        }
+    }
+
+    /// Packets read while checking where a seek landed, played before reading on.
+    private var landingPackets: [Packet] = []
+
+    /// Seeks to the video keyframe at or before `target` and returns the packets read to
+    /// find it. A demuxer without an index (MPEG-TS) can land after that keyframe, even
+    /// after the last one (then nothing could be decoded: `--start 1` of a 2 s TS showed
+    /// nothing); the seek is then made again from further back, 1 s, 2 s, 4 s, 8 s, and at
+    /// last from the input's start.
+    private func seekLandingAtOrBefore(_ target: Double) throws -> [Packet] {
+        // Reel's own RTP source is live: it has nowhere to land.
+        guard let file = demuxer as? Demuxer, let videoStream else {
+            try demuxer.seek(to: MediaTime(seconds: target))
+            return []
+        }
+        var backoff = 0.0
+        while true {
+            let from = target - backoff
+            guard from > startTime, backoff < 8 else {
+                try file.rewind()
+                return []
+            }
+            try demuxer.seek(to: MediaTime(seconds: from))
+            var held: [Packet] = []
+            var landedAfter = true
+            // The read ahead is bounded: a keyframe is looked for in the next 2,000 packets.
+            while held.count < 2_000, let packet = try demuxer.readPacket() {
+                held.append(packet)
+                guard packet.streamIndex == videoStream, packet.isKeyframe else { continue }
+                landedAfter = (packet.presentationTime?.seconds).map { $0 > target + 0.001 } ?? false
+                break
+            }
+            if !landedAfter || held.count >= 2_000 { return held }
+            backoff = backoff == 0 ? 1 : backoff * 2
         }
     }
 

@@ -124,6 +124,20 @@ public final class Demuxer {
         if code < 0 { throw Self.error(code, operation: .seek, url: url, interrupt: interrupt) }
     }
 
+    /// Goes back to the input's first packet. A format whose timestamps may jump
+    /// (`AVFMT_TS_DISCONT`: MPEG-TS) is rewound by bytes, as ffplay seeks in it: a seek by
+    /// time to its start landed on its second keyframe.
+    public func rewind() throws {
+        guard let format = context.pointee.iformat, format.pointee.flags & AVFMT_TS_DISCONT != 0,
+              format.pointee.flags & AVFMT_NO_BYTE_SEEK == 0 else {
+            try seek(to: MediaTime(seconds: Double(startTimeMicroseconds ?? 0) / 1e6))
+            return
+        }
+        FFmpegLog.clearLastError()
+        let code = interrupt.guarding { av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) }
+        if code < 0 { throw Self.error(code, operation: .seek, url: url, interrupt: interrupt) }
+    }
+
     /// The stream libavformat judges best of `type` (`av_find_best_stream`).
     public func bestStream(of type: MediaType) -> Int? {
         let code = av_find_best_stream(context, type.ffmpegType, -1, -1, nil, 0)

@@ -66,6 +66,38 @@ extension PlaybackTests {
             }
         }
 
+        /// Starting inside the last GOP of a short MPEG-TS (whose seek can land after its
+        /// keyframe, even after the last one): every frame from the start on is shown, each
+        /// the one ffmpeg decodes (nothing was shown at all before). Starts between frames,
+        /// where the frame on screen at the start is not a matter of rounding.
+        @Test(.timeLimit(.minutes(1)), arguments: [1.01, 1.22, 0.43, 0.02])
+        func startingInTheLastGOPOfATransportStreamShowsItsFrames(start: Double) async throws {
+            let path = try Fixtures.shortTransportStream()
+            // ffmpeg's decode of the whole file on the input's own clock (-copyts: the same
+            // clock as the input's start, which the audio sets here), from the frame on
+            // screen at the start on. `ffmpeg -ss 1.22` itself gives no frame here.
+            let decoded = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-copyts", "-i", path, "-map", "0:v:0",
+                                                       "-fps_mode", "passthrough", "-f", "framemd5", "-"]).stdout
+            let frames = decoded.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+                let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                return (time: Double(fields[2])! / 25, md5: fields[5])
+            }
+            let formatStart = try #require(Double(try Processes.run("ffprobe", ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", path])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(decoded.contains("#tb 0: 1/25"))
+            let expected = frames.filter { $0.time + 0.04 > formatStart + start }.map(\.md5)
+            #expect(expected.count >= 20)
+            let video = RecordingVideoOutput()
+            let player = Player(configuration: { var c = Player.Configuration(); c.untimed = true; return c }(),
+                                videoOutput: { video }, audioOutput: { HeadlessAudioOutput(untimed: true) })
+            let events = EventLog(player)
+            try await player.open(path, startingAt: start)
+            player.play()
+            #expect(await events.wait { if case .endOfStream = $0 { true } else { false } }, "no end")
+            player.stop()
+            #expect(video.shown.map(\.md5) == expected, "from \(start) s: shown \(video.shown.count) frames at \(video.shown.map(\.pts)), ffmpeg \(expected.count)")
+        }
+
         @Test(.timeLimit(.minutes(2))) func exactSeeksLandOnTheFrameFFmpegDecodesThere() async throws {
             try await seekRandomly(mode: .exact, seed: 7) { $0 }
         }

@@ -136,6 +136,15 @@ enum Fixtures {
             "-pix_fmt", "yuv420p", "-c:a", "aac"])
     }
 
+    /// 2 s of MPEG-TS with a keyframe each second: no index, so a seek into its last GOP
+    /// can land after that GOP's keyframe.
+    static func shortTransportStream() throws -> String {
+        try made("short-2s.ts", [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+            "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000:duration=2",
+            "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac"])
+    }
+
     /// 10 s of video with two audio tracks: 440 Hz in English (the default) and 880 Hz in
     /// French, in Matroska.
     static func twoAudioLanguages() throws -> String {

@@ -45,10 +45,13 @@ extension PlaybackTests {
             defer { display.stop() }
             let directory = try Paths.temporaryDirectory()
             let report = directory.appendingPathComponent("report.json").path
+            let log = directory.appendingPathComponent("player.log").path
             let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--stats", Self.clip], environment: ["DISPLAY": display.name],
-                                               outputPath: report)
+                                               outputPath: report, errorPath: log)
             defer { player.stop() }
-            let window = try #require(try display.window(titled: "Reel"), "no window")
+            // A CI run once saw no window in 30 s here: say whether reel still ran and what it printed.
+            let window = try #require(try display.window(titled: "Reel"),
+                                      "no window; reel \(player.isRunning ? "runs" : "ended with \(player.exitStatus ?? -1)"): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             // The bar's middle, where the chapter's title is written after the time.
             func titleArea(_ name: String) throws -> [UInt8] {
                 let shot = directory.appendingPathComponent("\(name).png").path

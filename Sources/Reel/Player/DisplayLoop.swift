@@ -152,7 +152,9 @@ struct DisplayLoop {
         let latency = shownAt - session.openedAt
         let interval = lastPresentedAt.map { shownAt - $0 }
         lastPresentedAt = shownAt
+        var loopStart: Double?
         control.update { control in
+            loopStart = control.abLoop.jumpTarget(at: pts - session.startTime)
             control.videoClock.set(pts, serial: serial, at: shownAt)
             control.videoClock.setSpeed(control.rate, at: shownAt)
             if control.externalClock.time(at: shownAt, currentSerial: serial) == nil {
@@ -171,9 +173,7 @@ struct DisplayLoop {
             sentFirstFrame = true
             session.emit(.firstFrame(latency: latency))
         }
-        if let start = control.read({ $0.abLoop.jumpTarget(at: pts - session.startTime) }) {
-            session.requestSeek(to: session.startTime + start, mode: .exact)
-        }
+        if let loopStart { session.requestSeek(to: session.startTime + loopStart, mode: .exact) }
     }
 
     private mutating func sendTimeEvent(at now: Double) {

@@ -51,7 +51,7 @@ extension PlaybackTests {
                 try await player.open(path)
                 #expect(player.currentAudioTrack?.language == expected, "\(request)")
                 player.play()
-                try await Task.sleep(for: .milliseconds(600))
+                #expect(await waitForPosition(player, 0.6), "\(request): did not play")
                 player.stop()
                 let heard = frequency(audio.samples.dropLast(48_000 / 10 * 2).suffix(48_000 / 5 * 2))
                 #expect(abs(heard - (expected == "eng" ? 440 : 880)) < 30, "\(request): heard \(heard) Hz")
@@ -82,12 +82,12 @@ extension PlaybackTests {
             let player = Player(videoOutput: { video }, audioOutput: { audio })
             try await player.open(path)
             player.play()
-            try await Task.sleep(for: .milliseconds(1200))
+            #expect(await waitForPosition(player, 1.2))
             let before = audio.samples.count
             let french = try #require(player.tracks.first { $0.language == "fre" })
             try await player.selectAudioTrack(french.streamIndex)
             #expect(player.currentAudioTrack == french)
-            try await Task.sleep(for: .milliseconds(1200))
+            #expect(await waitForPosition(player, 2.4))
             let position = player.currentTime ?? 0
             player.stop()
 

@@ -70,7 +70,7 @@ extension PlaybackTests {
             }
             // At the first frame a step back stays there.
             player.seek(to: 0, mode: .exact)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await events.wait { if case .seekCompleted(let position) = $0 { position == 0 } else { false } }, "no seek to the start")
             let count = video.count
             player.stepBackward()
             try await Task.sleep(for: .milliseconds(300))
@@ -96,9 +96,8 @@ extension PlaybackTests {
             let reference = directory.appendingPathComponent("reference.png").path
             _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-ss", "4.2", "-i", clip, "-frames:v", "1", "-vf",
                                              "scale=flags=bicubic+accurate_rnd+full_chroma_int+full_chroma_inp,format=rgb24", reference])
-            let compare = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", first, "-i", reference, "-lavfi", "psnr", "-f", "null", "-"])
-            let psnr = compare.stderr.range(of: "average:").map { compare.stderr[$0.upperBound...].prefix { !$0.isWhitespace } }
-            #expect(psnr.map { $0 == "inf" || (Double($0) ?? 0) >= 40 } == true, "screenshot PSNR \(psnr ?? "none")")
+            let psnr = try WindowTests.psnr(first, crop: (0, 0, 320, 240), against: reference)
+            #expect(psnr >= 40, "screenshot PSNR \(psnr) dB")
             // Before anything is shown there is nothing to write.
             #expect(throws: ScreenshotError.self) { try Player.headless().screenshot(to: directory.appendingPathComponent("none.png").path) }
         }
@@ -133,7 +132,7 @@ extension PlaybackTests {
                 try await player.open(try Fixtures.seekable())
                 player.muted = muted
                 player.play()
-                try await Task.sleep(for: .milliseconds(800))
+                #expect(await waitForPosition(player, 0.8), "muted \(muted): did not play")
                 player.stop()
                 #expect(muted ? audio.peak == 0 : audio.peak > 0.05, "muted \(muted): peak \(audio.peak)")
             }

@@ -93,3 +93,15 @@ final class CPULoad {
     }
     func stop() { processes.forEach { $0.stop() } }
 }
+
+/// Waits until `player` has played to `seconds` (its position), up to `timeout` seconds of
+/// wall time; whether it got there.
+@discardableResult
+func waitForPosition(_ player: Player, _ seconds: Double, timeout: Double = 10) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if (player.currentTime ?? 0) >= seconds { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return (player.currentTime ?? 0) >= seconds
+}

@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CSocket"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "ReelText", dependencies: ["ReelCore", "CFreeType"]),
+        .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
+        .target(name: "ReelSubtitles", dependencies: ["ReelCore", "CLibass", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "ReelText", "CSDL2"]),
         .target(
             name: "ReelFFmpeg",
@@ -42,7 +44,7 @@ let package = Package(
         .target(
             name: "Reel",
             dependencies: [
-                "ReelCore", "ReelFFmpeg", "ReelText", "CSRTP", "CSocket",
+                "ReelCore", "ReelFFmpeg", "ReelText", "ReelSubtitles", "CSRTP", "CSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

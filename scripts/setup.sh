@@ -9,6 +9,8 @@ packages=(
   openssl               # certificates for the HTTPS test server
   libsdl2-dev           # the player's window and audio device
   libfreetype-dev fonts-dejavu-core   # text in VAP fusion animations
+  libass-dev            # subtitles (text formats: SRT, WebVTT, ASS)
+  python3-fonttools     # a font of a name no system has, attached to the subtitle tests' Matroska file
   xvfb x11-apps xdotool # a real X display for window tests, screenshots (xwd) and input
   python3-xlib          # window-manager messages (closing a window) in window tests
   openbox               # a window manager for the tests that need one (fullscreen is the manager's to grant)

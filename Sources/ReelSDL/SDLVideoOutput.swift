@@ -250,6 +250,10 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         case Int(SDLK_COMMA.rawValue): [.stepFrame(forward: false)]
         case Int(SDLK_s.rawValue): [.screenshot]
         case Int(SDLK_l.rawValue): [.toggleABLoop]
+        case Int(SDLK_j.rawValue): [.cycleSubtitleTrack]
+        case Int(SDLK_v.rawValue): [.toggleSubtitles]
+        case Int(SDLK_z.rawValue): [.changeSubtitleDelay(by: -0.1)]
+        case Int(SDLK_x.rawValue): [.changeSubtitleDelay(by: 0.1)]
         case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): [.quit]
         default: []
         }

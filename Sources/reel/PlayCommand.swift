@@ -7,7 +7,8 @@ struct PlayCommand: AsyncParsableCommand {
         commandName: "play",
         abstract: "Play a file or stream in a window, or headless.",
         discussion: """
-            Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, # next audio track, f fullscreen, \
+            Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, # next audio track, \
+            j next subtitle track, v subtitles on and off, z and x subtitle delay −/+ 0.1 s, f fullscreen, \
             g gravity (fit, fill, stretch), Page Up/Down chapters, [ and ] speed, . and , one frame on and back (paused), \
             s screenshot (reel-shotNNNN.png in --screenshot-dir), l A-B loop (set A, set B, clear), ? the keys on screen, \
             p picture-in-picture (a double click on the small window returns), \
@@ -97,6 +98,8 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "Hand taps the turned frames the window shows, not the decoded ones.")
     var tapRotate = false
 
+    @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
+
     @OptionGroup(title: "Window") var window: WindowOptions
 
     @Flag(help: "Start in picture-in-picture: a small borderless always-on-top window; p switches back.")
@@ -154,6 +157,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.screenshotDirectory = screenshotDir
         let languages = alang?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
         configuration.audioTrack = languages.isEmpty ? TrackRequest(mpvTrackID: aid) ?? .automatic() : .automatic(languages: languages)
+        subtitles.apply(to: &configuration, input: input)
 
         let headlessVideo = HeadlessVideoOutput()
         let frameTap = FrameTap.withLibswscaleFallback()
@@ -213,6 +217,10 @@ struct PlayCommand: AsyncParsableCommand {
             }
             player.seek(toChapter: chapter - 1)
             startTime = chapters[chapter - 1].startTime
+        }
+        if case .number(let number) = configuration.subtitleTrack, player.currentSubtitleTrack == nil, !noVideo {
+            let count = player.tracks.filter { $0.type == .subtitle }.count
+            FileHandle.standardError.write(Data("reel: --sid \(number): the input has \(count) subtitle track\(count == 1 ? "" : "s") that can be shown; playing without subtitles\n".utf8))
         }
         if case .number(let number) = configuration.audioTrack, player.currentAudioTrack == nil, !noAudio {
             let count = player.tracks.filter { $0.type == .audio }.count

@@ -44,4 +44,20 @@ import Testing
         #expect(TrackRequest(mpvTrackID: "no") == TrackRequest.none && TrackRequest(mpvTrackID: "2") == .number(2))
         #expect(TrackRequest(mpvTrackID: "0") == nil && TrackRequest(mpvTrackID: "two") == nil)
     }
+
+    @Test func subtitlesShowOnlyWhenWantedAsInMPV() {
+        let external = Track(type: .subtitle, number: 3, streamIndex: 0, codec: "subrip", title: "film.srt", file: "/films/film.srt")
+        let unmarked = tracks.map { track -> Track in
+            var track = track
+            track.isForced = false
+            return track
+        }
+        #expect(TrackRequest.automatic().chooseSubtitle(among: unmarked) == nil, "no language, nothing marked: none, unlike audio")
+        #expect(TrackRequest.automatic().chooseSubtitle(among: tracks)?.streamIndex == 3, "the forced track")
+        #expect(TrackRequest.automatic().chooseSubtitle(among: unmarked + [external]) == external, "a file loaded beside the video")
+        #expect(TrackRequest.automatic(languages: ["ger", "en"]).chooseSubtitle(among: tracks + [external])?.streamIndex == 6)
+        #expect(TrackRequest.number(2).chooseSubtitle(among: tracks)?.streamIndex == 6)
+        #expect(TrackRequest.none.chooseSubtitle(among: tracks + [external]) == nil)
+        #expect(external.description == "Subtitle 3 'film.srt' (subrip) external")
+    }
 }

@@ -17,6 +17,10 @@ struct DisplayLoop {
     private var sentFirstFrame = false
     /// When the last frame was presented, while playing without a break.
     private var lastPresentedAt: Double?
+    /// The frame on screen before subtitles were drawn into it, and how they were drawn:
+    /// paused, a change (`v`, `j`, `z`, `x`) draws it again, as mpv does.
+    private var undrawn: (frame: VideoFrame, pts: Double)?
+    private var drawnLook: SubtitleLook?
 
     init(session: PlaybackSession) {
         self.session = session
@@ -31,6 +35,7 @@ struct DisplayLoop {
 
             let (paused, serial, rate, stepping) = control.read { ($0.paused, $0.serial, $0.rate, $0.stepsRequested > 0) }
             if paused && shownSerial == serial && !stepping {
+                redrawSubtitlesIfChanged(output)
                 wasPaused = true
                 lastPresentedAt = nil
                 Thread.sleep(forTimeInterval: 0.01)
@@ -122,6 +127,17 @@ struct DisplayLoop {
         }
     }
 
+    /// Paused: draws the frame on screen again when the subtitles' look changed.
+    private mutating func redrawSubtitlesIfChanged(_ output: VideoOutput) {
+        guard let subtitles = session.subtitles, let undrawn else { return }
+        let look = subtitles.look(control.read { $0.subtitleSettings })
+        guard look != drawnLook else { return }
+        drawnLook = look
+        let frame = subtitles.draw(into: undrawn.frame, at: undrawn.pts - session.startTime, settings: look.settings)
+        output.present(frame)
+        control.update { $0.shownFrame = frame }
+    }
+
     /// Starved this long while input should still be coming: buffering.
     static let starvationLimit = 0.25
     static let framesToResume = 3
@@ -145,8 +161,16 @@ struct DisplayLoop {
     private mutating func show(_ item: QueuedVideoFrame, _ frame: VideoFrame, pts: Double, serial: Int, output: VideoOutput) {
         // Removed only if still there: a seek meanwhile flushed it, and the new head is not ours.
         session.videoFrames.take(ifSerial: serial)
+        let decoded = item.decoded ?? frame
+        var frame = frame
+        if let subtitles = session.subtitles {
+            let look = subtitles.look(control.read { $0.subtitleSettings })
+            undrawn = (frame, pts)
+            drawnLook = look
+            frame = subtitles.draw(into: frame, at: pts - session.startTime, settings: look.settings)
+        }
         output.present(frame)
-        if !output.feedsFrameTap { session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : item.decoded ?? frame) }
+        if !output.feedsFrameTap { session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : decoded) }
         lastShown = (pts, item.duration)
         let shownAt = monotonicSeconds()
         let latency = shownAt - session.openedAt

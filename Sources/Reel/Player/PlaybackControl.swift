@@ -33,6 +33,8 @@ final class PlaybackControl: @unchecked Sendable {
     /// (as shown, turned upright), for screenshots.
     var shown: (pts: Double, duration: Double, serial: Int)?
     var shownFrame: VideoFrame?
+    /// Whether subtitles show, their delay and size (`v`, `z`/`x`).
+    var subtitleSettings = SubtitleSettings()
     /// Frames still to show one by one while paused (`.` in the window).
     var stepsRequested = 0
     /// A step moved the picture on while the audio stood still: playing again starts with

@@ -35,6 +35,8 @@ final class PlaybackSession: @unchecked Sendable {
     private let demuxer: any PlaybackSource
     private let audioDecoder: Decoder?
     let videoDecoder: Decoder?
+    /// The input's subtitle tracks and files, and the one shown; nil without any, or without video.
+    let subtitles: SubtitleLayer?
     /// Turns frames upright as the stream or the configuration says; nil when they are.
     private let orienter: FrameOrienter?
     private let framePool: FramePool
@@ -74,6 +76,10 @@ final class PlaybackSession: @unchecked Sendable {
         self.videoOutput = videoStream == nil ? nil : videoOutput
         let orientation = videoStream.map { stream in configuration.rotation.orientation(forStream: demuxer.info.streams.first { $0.index == stream }?.orientation ?? .upright) } ?? .upright
         orienter = orientation.isUpright ? nil : FrameOrienter(orientation: orientation)
+        subtitles = videoStream == nil ? nil
+            : try SubtitleLayer(demuxer: demuxer as? Demuxer, info: info, files: configuration.subtitleFiles,
+                                request: configuration.subtitleTrack, startTime: startTime, options: configuration.input)
+        control.subtitleSettings = SubtitleSettings(delay: configuration.subtitleDelay, scale: configuration.subtitleScale)
         self.frameTap = frameTap
         self.audioOutput = audioStream == nil ? nil : audioOutput
         let requested = configuration.clockMaster
@@ -145,6 +151,7 @@ final class PlaybackSession: @unchecked Sendable {
         videoFrames.abort()
         audioFrames.abort()
         demuxer.cancel()
+        subtitles?.stop()
         audioOutput?.close()
         _ = finished.wait(timeout: .now() + 10)
         videoOutput?.close()
@@ -208,6 +215,7 @@ final class PlaybackSession: @unchecked Sendable {
                     emit(.error(PlayerError(error as? InputError ?? InputError(.other, operation: .seek, url: demuxer.url))))
                 }
                 if configuration.videoDecoding == .synchronous { videoDecoder?.flush() }
+                subtitles?.flushDecoders()
                 continue
             }
             if control.read({ $0.readerAtEnd }) {
@@ -228,6 +236,8 @@ final class PlaybackSession: @unchecked Sendable {
                     } else {
                         try videoDecoder?.decode(packet) { frame in queueVideo(frame, serial: serial) }
                     }
+                } else {
+                    subtitles?.take(packet)
                 }
             } catch {
                 if control.read({ $0.aborted }) { return }

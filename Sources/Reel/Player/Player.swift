@@ -225,8 +225,46 @@ public final class Player: @unchecked Sendable {
     }
 
     /// The input's video, audio and subtitle tracks, numbered within their type as mpv
-    /// numbers them; empty before opening.
-    public var tracks: [Track] { mediaInfo.map(Track.tracks(of:)) ?? [] }
+    /// numbers them, then the subtitle files loaded beside it; empty before opening.
+    public var tracks: [Track] {
+        guard let session = lock.withLock({ session }) else { return [] }
+        let own = Track.tracks(of: session.info)
+        guard let subtitles = session.subtitles else { return own }
+        return own.filter { $0.type != .subtitle } + subtitles.tracks
+    }
+
+    /// The subtitle track shown, if any.
+    public var currentSubtitleTrack: Track? { lock.withLock { session }?.subtitles?.shown }
+
+    /// Shows subtitle track `number` (`Track.number` of a subtitle track in ``tracks``),
+    /// or none for nil. Text tracks switch at once, with the events read so far.
+    public func selectSubtitleTrack(_ number: Int?) throws {
+        guard let number else {
+            try lock.withLock { session }?.subtitles?.show(nil)
+            return
+        }
+        guard let subtitles = lock.withLock({ session })?.subtitles,
+              let track = subtitles.tracks.first(where: { $0.number == number }) else { throw TrackError.noSuchSubtitleTrack(number) }
+        try subtitles.show(track)
+    }
+
+    /// Whether the subtitle track shown is drawn (mpv's `v`).
+    public var subtitlesVisible: Bool {
+        get { lock.withLock { session }?.control.read { $0.subtitleSettings.visible } ?? true }
+        set { lock.withLock { session }?.control.update { $0.subtitleSettings.visible = newValue } }
+    }
+
+    /// Seconds subtitles show later than their times say (earlier when negative; `z`/`x`).
+    public var subtitleDelay: Double {
+        get { lock.withLock { session }?.control.read { $0.subtitleSettings.delay } ?? configuration.subtitleDelay }
+        set { lock.withLock { session }?.control.update { $0.subtitleSettings.delay = newValue } }
+    }
+
+    /// The subtitles' text size factor, 0.1 to 10 (mpv's `--sub-scale`).
+    public var subtitleScale: Double {
+        get { lock.withLock { session }?.control.read { $0.subtitleSettings.scale } ?? configuration.subtitleScale }
+        set { lock.withLock { session }?.control.update { $0.subtitleSettings.scale = min(max(newValue, 0.1), 10) } }
+    }
 
     /// The audio track being played, if any.
     public var currentAudioTrack: Track? {
@@ -371,6 +409,23 @@ public final class Player: @unchecked Sendable {
                         showMessage("Audio track: \(error)")
                     }
                 }
+            case .cycleSubtitleTrack:
+                guard let subtitles = lock.withLock({ session })?.subtitles else {
+                    showMessage("No subtitles")
+                    return
+                }
+                // mpv's order: each track in turn, then none.
+                let shownable = subtitles.tracks.filter(subtitles.canShow)
+                let position = subtitles.shown.flatMap { shownable.firstIndex(of: $0) }
+                let next = position.map { $0 + 1 < shownable.count ? shownable[$0 + 1] : nil } ?? shownable.first
+                try? subtitles.show(next)
+                showMessage(next.map { "Subtitles: \($0.description)" } ?? "Subtitles: none")
+            case .toggleSubtitles:
+                subtitlesVisible.toggle()
+                showMessage(subtitlesVisible ? "Subtitles shown" : "Subtitles hidden")
+            case .changeSubtitleDelay(let delta):
+                subtitleDelay = ((subtitleDelay + delta) * 1000).rounded() / 1000
+                showMessage("Subtitle delay: \(Int((subtitleDelay * 1000).rounded())) ms")
             case .toggleABLoop:
                 var loop = abLoop
                 loop.toggle(at: currentTime ?? 0)

@@ -69,8 +69,9 @@ extension Player {
         /// How video is turned for display: upright as the stream says, by default. The
         /// window, snapshots and headless outputs show turned frames.
         public var rotation: VideoRotation = .automatic()
-        /// Whether the frame tap hands over turned frames; by default it hands over what
-        /// was decoded, as other consumers (encoders, analysis) usually want.
+        /// Whether the frame tap hands over the frames as shown (turned, subtitles drawn
+        /// in); by default it hands over what was decoded, as other consumers (encoders,
+        /// analysis) usually want.
         public var tapsOrientedFrames = false
         /// Events `time` are sent at most this often, seconds.
         public var timeUpdateInterval = 0.25
@@ -79,6 +80,19 @@ extension Player {
         /// Which audio track plays: FFmpeg's best stream by default, a language list or a
         /// track number (mpv's `--alang`, `--aid`), or none.
         public var audioTrack: TrackRequest = .automatic()
+        /// Which subtitle track shows (mpv's `--slang`, `--sid`): by default one only
+        /// when wanted (a language asked for, an external file, or a track marked default
+        /// or forced). Subtitles are drawn into the frames shown, snapshots and the tap's
+        /// shown frames included.
+        public var subtitleTrack: TrackRequest = .automatic()
+        /// Subtitle files to load beside the input (mpv's `--sub-file`): SubRip, WebVTT,
+        /// ASS/SSA, or anything FFmpeg reads as text subtitles. They follow the input's own
+        /// tracks in ``Player/tracks``.
+        public var subtitleFiles: [String] = []
+        /// Seconds subtitles show later (earlier when negative) than their times say.
+        public var subtitleDelay = 0.0
+        /// Text size factor for subtitles (mpv's `--sub-scale`).
+        public var subtitleScale = 1.0
 
         /// ffplay's defaults, with queues a little deeper.
         public init() {}

@@ -24,10 +24,16 @@ public enum PlayerEvent: Sendable {
 public enum TrackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input has no audio stream of that index.
     case noSuchAudioStream(Int)
+    /// The input has no subtitle track of that number.
+    case noSuchSubtitleTrack(Int)
+    /// The track's subtitles are pictures (PGS, DVB, VobSub), which Reel does not draw yet.
+    case cannotShowSubtitles(String)
 
     public var description: String {
         switch self {
         case .noSuchAudioStream(let index): "the input has no audio stream \(index)"
+        case .noSuchSubtitleTrack(let number): "there is no subtitle track \(number)"
+        case .cannotShowSubtitles(let track): "\(track): picture subtitles are not drawn yet"
         }
     }
 }

@@ -101,6 +101,12 @@ public enum UserCommand: Sendable, Equatable {
     case toggleABLoop
     /// Play the next audio track, after the last the first (`#`).
     case cycleAudioTrack
+    /// Show the next subtitle track, after the last none (`j`).
+    case cycleSubtitleTrack
+    /// Hide or show the subtitles (`v`).
+    case toggleSubtitles
+    /// Show subtitles this many seconds later, earlier when negative (`z` −0.1, `x` +0.1).
+    case changeSubtitleDelay(by: Double)
     /// Stop and close (q, Escape, the window's close button).
     case quit
 }

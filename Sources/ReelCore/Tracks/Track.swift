@@ -17,6 +17,23 @@ public struct Track: Sendable, Equatable, Identifiable {
     public var isDefault: Bool
     /// Marked to be shown even when the viewer asked for no subtitles (forced subtitles).
     public var isForced: Bool
+    /// The file the track comes from when it is not the input's own (a subtitle file
+    /// loaded beside the video); ``streamIndex`` is then the stream's index in that file.
+    public var file: String?
+
+    /// A track described field by field (``tracks(of:)`` lists an input's own).
+    public init(type: MediaType, number: Int, streamIndex: Int, codec: String, language: String? = nil, title: String? = nil,
+                isDefault: Bool = false, isForced: Bool = false, file: String? = nil) {
+        self.type = type
+        self.number = number
+        self.streamIndex = streamIndex
+        self.codec = codec
+        self.language = language
+        self.title = title
+        self.isDefault = isDefault
+        self.isForced = isForced
+        self.file = file
+    }
 
     /// The type and number, unique within an input.
     public var id: String { "\(type.rawValue)-\(number)" }
@@ -42,6 +59,7 @@ public struct Track: Sendable, Equatable, Identifiable {
         parts.append("(\(codec))")
         if isDefault { parts.append("default") }
         if isForced { parts.append("forced") }
+        if file != nil { parts.append("external") }
         return parts.joined(separator: " ")
     }
 }
@@ -71,6 +89,18 @@ public enum TrackRequest: Sendable, Equatable {
             }
             return candidates.first(where: \.isDefault) ?? candidates.first
         }
+    }
+
+    /// The subtitle track chosen among `tracks`, by mpv's rule for subtitles: unlike audio,
+    /// `automatic` shows one only when it is wanted: the first in `languages` order, else
+    /// an external file's, else one the input marks default or forced; otherwise none.
+    public func chooseSubtitle(among tracks: [Track]) -> Track? {
+        guard case .automatic(let languages) = self else { return choose(.subtitle, among: tracks) }
+        let candidates = tracks.filter { $0.type == .subtitle }
+        for language in languages {
+            if let match = candidates.first(where: { Self.language($0.language, matches: language) }) { return match }
+        }
+        return candidates.first { $0.file != nil } ?? candidates.first { $0.isDefault || $0.isForced }
     }
 
     /// Parses mpv's forms: `no`, `auto`, or a number from 1.

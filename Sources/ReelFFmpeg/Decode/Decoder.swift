@@ -198,7 +198,7 @@ public final class Decoder {
         }
     }
 
-    private static func makePacket(copying packet: Packet) throws -> UnsafeMutablePointer<AVPacket> {
+    static func makePacket(copying packet: Packet) throws -> UnsafeMutablePointer<AVPacket> {
         guard let avPacket = av_packet_alloc(), av_new_packet(avPacket, Int32(clamping: packet.data.count)) >= 0 else {
             throw DecodeError(.other, detail: "out of memory")
         }

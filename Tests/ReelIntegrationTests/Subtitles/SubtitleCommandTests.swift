@@ -1,0 +1,53 @@
+import Foundation
+import Reel
+import Testing
+
+/// `reel play`'s subtitle options: the file named as the video loaded as mpv loads it,
+/// snapshots with the text drawn in, `--sub-auto no`, and bad subtitle files.
+@Suite struct SubtitleCommandTests {
+    /// The frame at 1.5 s (frame 37, 1.48 s) by FFmpeg, in RGB: with the SubRip file drawn, and without.
+    static func references(_ video: String, _ subtitles: String, in directory: URL) throws -> (with: String, without: String) {
+        let with = directory.appendingPathComponent("with.png").path, without = directory.appendingPathComponent("without.png").path
+        for (path, filter) in [(with, "\(SubtitleTests.accurateRGB),subtitles=\(subtitles)"), (without, SubtitleTests.accurateRGB)] {
+            let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", video, "-vf", "\(filter),select=eq(n\\,37)", "-frames:v", "1", path])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        return (with, without)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func theFileNamedAsTheVideoIsLoadedAndDrawnIntoSnapshots() throws {
+        let (video, subtitles) = try SubtitleFixtures.videoWithSubRip()
+        let directory = try Paths.temporaryDirectory()
+        let (with, without) = try Self.references(video, subtitles, in: directory)
+        let automatic = directory.appendingPathComponent("automatic.png").path, none = directory.appendingPathComponent("none.png").path
+        let played = try Processes.run(Paths.reel, ["play", "--headless", "--untimed", "--snapshot", "1.5:\(automatic)", video])
+        try #require(played.status == 0, "\(played.stderr)")
+        let notLoaded = try Processes.run(Paths.reel, ["play", "--headless", "--untimed", "--sub-auto", "no", "--snapshot", "1.5:\(none)", video])
+        try #require(notLoaded.status == 0, "\(notLoaded.stderr)")
+        let full = (x: 0, y: 0, width: SubtitleFixtures.size.width, height: SubtitleFixtures.size.height)
+        let drawn = try PlaybackTests.WindowTests.psnr(automatic, crop: full, against: with)
+        #expect(drawn >= 40, "snapshot with video.srt loaded: \(drawn) dB against FFmpeg's subtitles filter")
+        #expect(try PlaybackTests.WindowTests.psnr(none, crop: full, against: without) == .infinity, "--sub-auto no still drew subtitles")
+        #expect(try PlaybackTests.WindowTests.psnr(automatic, crop: full, against: without) < 35, "no text in the snapshot")
+    }
+
+    @Test func badSubtitleFilesAreRefusedClearly() throws {
+        let (video, _) = try SubtitleFixtures.videoWithSubRip()
+        let directory = try Paths.temporaryDirectory()
+        let garbage = directory.appendingPathComponent("garbage.srt").path
+        try Data([0x00, 0x01, 0x02, 0xFF, 0x47]).write(to: URL(fileURLWithPath: garbage))
+        let cases: [(file: String, says: String)] = [
+            (directory.appendingPathComponent("missing.srt").path, "no such file"),
+            (video, "holds no subtitles"),
+            (garbage, "garbage.srt"),
+        ]
+        for (file, says) in cases {
+            let result = try Processes.run(Paths.reel, ["play", "--headless", "--sub-file", file, video], timeout: 30)
+            #expect(result.status == 1 && result.stderr.contains(says), "--sub-file \(file): \(result.status) \(result.stderr)")
+        }
+        let unknown = try Processes.run(Paths.reel, ["play", "--headless", "--duration", "0.2", "--sid", "5", video], timeout: 30)
+        #expect(unknown.status == 0 && unknown.stderr.contains("--sid 5: the input has 1 subtitle track"), "\(unknown.stderr)")
+        let invalid = try Processes.run(Paths.reel, ["play", "--headless", "--sub-scale", "0", video], timeout: 30)
+        #expect(invalid.status != 0 && invalid.stderr.contains("--sub-scale"), "\(invalid.stderr)")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+extension PlaybackTests {
+    /// A styled ASS track in the real window (Xvfb), against FFmpeg's `subtitles` filter,
+    /// and the keys that change it: `v` hides and shows, `z` delays, `j` cycles to none.
+    @Suite(.serialized) struct SubtitleWindowTests {
+        @Test(.timeLimit(.minutes(2))) func theWindowShowsTheASSTrackAndItsKeysChangeIt() throws {
+            let display = try WindowTests.VirtualDisplay()
+            defer { display.stop() }
+            let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()
+            let directory = try Paths.temporaryDirectory()
+            /// FFmpeg's frame 50 (2.0 s: the karaoke line and the sign), with the track and without.
+            func reference(_ name: String, _ filter: String) throws -> String {
+                let path = directory.appendingPathComponent(name).path
+                let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", video, "-vf", "\(filter),select=eq(n\\,50)", "-frames:v", "1", path])
+                try #require(made.status == 0, "\(made.stderr)")
+                return path
+            }
+            let with = try reference("with.png", "\(SubtitleTests.accurateRGB),subtitles=\(video)")
+            let without = try reference("without.png", SubtitleTests.accurateRGB)
+            let (player, window) = try display.play(["--pause", "--start", "2", video])
+            defer { player.stop() }
+            let picture = (window.x, window.y, 320, 240)
+            var shots = 0
+            /// The window's picture, once it settles on `reference` (or after 10 s), with its PSNR against it.
+            func shown(against reference: String) throws -> Double {
+                display.waitFor({ () -> Double in
+                    shots += 1
+                    let shot = directory.appendingPathComponent("shot\(shots).png").path
+                    try? display.screenshot(to: shot)
+                    return (try? WindowTests.psnr(shot, crop: picture, against: reference)) ?? 0
+                }, until: { $0 >= 35 })
+            }
+            let drawn = try shown(against: with)
+            #expect(drawn >= 35, "the window's picture: \(drawn) dB against FFmpeg's frame with the track")
+            try display.press("v", inWindowTitled: "Reel")
+            let hidden = try shown(against: without)
+            #expect(hidden >= 35, "after v: \(hidden) dB against the frame without subtitles")
+            try display.press("v", inWindowTitled: "Reel")
+            #expect(try shown(against: with) >= 35, "a second v did not bring the subtitles back")
+            // z ×5: half a second earlier on the clock of the text, so at 2.0 s the karaoke
+            // shows as FFmpeg draws it at 1.5 s.
+            for _ in 0..<5 { try display.press("z", inWindowTitled: "Reel") }
+            let delayed = try reference("delayed.png", "\(SubtitleTests.accurateRGB),setpts=PTS+0.5/TB,subtitles=\(video),setpts=PTS-0.5/TB")
+            #expect(try shown(against: delayed) >= 35, "z ×5 did not show the subtitles 0.5 s earlier")
+            // j: the only track, then none.
+            try display.press("j", inWindowTitled: "Reel")
+            #expect(try shown(against: without) >= 35, "j did not cycle to no subtitles")
+            print("subtitles in the window: \(String(format: "%.1f", drawn)) dB against FFmpeg's subtitles filter; v, z, j followed")
+        }
+    }
+}

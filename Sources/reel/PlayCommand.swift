@@ -98,6 +98,10 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "Hand taps the turned frames the window shows, not the decoded ones.")
     var tapRotate = false
 
+    @Option(help: ArgumentHelp("How HDR video (HDR10's PQ, HLG) is mapped for an SDR display: hable, mobius, reinhard, clip (the tone curve), or off.",
+                               valueName: "curve|off"))
+    var toneMapping: String = "hable"
+
     @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
 
     @OptionGroup(title: "Window") var window: WindowOptions
@@ -122,6 +126,9 @@ struct PlayCommand: AsyncParsableCommand {
         }
         guard RotateOption.parse(rotate) != nil else {
             throw ValidationError("--rotate takes auto, no, N or +N with N a multiple of 90 (got \(rotate))")
+        }
+        guard toneMapping == "off" || ToneMapper.Curve(rawValue: toneMapping) != nil else {
+            throw ValidationError("--tone-mapping takes hable, mobius, reinhard, clip or off (got \(toneMapping))")
         }
         guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
         if noAudio && noVideo { throw ValidationError("--no-audio and --no-video leave nothing to play") }
@@ -154,6 +161,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.decoder = DecoderOptions(threadCount: threads)
         configuration.rotation = RotateOption.parse(rotate) ?? .automatic()
         configuration.tapsOrientedFrames = tapRotate
+        configuration.toneMapping = ToneMapper.Curve(rawValue: toneMapping)
         configuration.screenshotDirectory = screenshotDir
         let languages = alang?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
         configuration.audioTrack = languages.isEmpty ? TrackRequest(mpvTrackID: aid) ?? .automatic() : .automatic(languages: languages)

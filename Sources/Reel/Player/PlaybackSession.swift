@@ -37,6 +37,8 @@ final class PlaybackSession: @unchecked Sendable {
     let videoDecoder: Decoder?
     /// The input's subtitle tracks and files, and the one shown; nil without any, or without video.
     let subtitles: SubtitleLayer?
+    /// Maps HDR frames to SDR (decode thread); nil when the configuration says not to.
+    private let toneMapper: ToneMapper?
     /// Turns frames upright as the stream or the configuration says; nil when they are.
     private let orienter: FrameOrienter?
     private let framePool: FramePool
@@ -76,6 +78,7 @@ final class PlaybackSession: @unchecked Sendable {
         self.videoOutput = videoStream == nil ? nil : videoOutput
         let orientation = videoStream.map { stream in configuration.rotation.orientation(forStream: demuxer.info.streams.first { $0.index == stream }?.orientation ?? .upright) } ?? .upright
         orienter = orientation.isUpright ? nil : FrameOrienter(orientation: orientation)
+        toneMapper = configuration.toneMapping.map { ToneMapper(curve: $0) }
         subtitles = videoStream == nil ? nil
             : try SubtitleLayer(demuxer: demuxer as? Demuxer, info: info, files: configuration.subtitleFiles,
                                 request: configuration.subtitleTrack, startTime: startTime, options: configuration.input)
@@ -306,7 +309,15 @@ final class PlaybackSession: @unchecked Sendable {
     }
 
     func queueVideo(_ frame: DecodedFrame, serial: Int) {
-        guard case .video(let video) = frame else { return }
+        guard case .video(var video) = frame else { return }
+        if let toneMapper {
+            do {
+                video = try toneMapper.map(video)
+            } catch {
+                fail(error)
+                return
+            }
+        }
         var item = QueuedVideoFrame(frame: video)
         if let orienter {
             do {

@@ -85,6 +85,9 @@ extension Player {
         /// or forced). Subtitles are drawn into the frames shown, snapshots and the tap's
         /// shown frames included.
         public var subtitleTrack: TrackRequest = .automatic()
+        /// How HDR video (PQ, HLG) is mapped for an SDR display (mpv's `--tone-mapping`):
+        /// with the Hable curve by default; nil shows it unmapped (washed out).
+        public var toneMapping: ToneMapper.Curve? = .hable
         /// Subtitle files to load beside the input (mpv's `--sub-file`): SubRip, WebVTT,
         /// ASS/SSA, or anything FFmpeg reads as text subtitles. They follow the input's own
         /// tracks in ``Player/tracks``.

@@ -163,8 +163,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.tapsOrientedFrames = tapRotate
         configuration.toneMapping = ToneMapper.Curve(rawValue: toneMapping)
         configuration.screenshotDirectory = screenshotDir
-        let languages = alang?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
-        configuration.audioTrack = languages.isEmpty ? TrackRequest(mpvTrackID: aid) ?? .automatic() : .automatic(languages: languages)
+        configuration.audioTrack = TrackRequest(mpvTrackID: aid, languages: alang)
         subtitles.apply(to: &configuration, input: input)
 
         let headlessVideo = HeadlessVideoOutput()

@@ -35,8 +35,7 @@ struct SubtitleOptions: ParsableArguments {
 
     /// Sets the configuration's subtitle fields for playing `input`.
     func apply(to configuration: inout Player.Configuration, input: String) {
-        let languages = slang?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
-        configuration.subtitleTrack = languages.isEmpty ? TrackRequest(mpvTrackID: sid) ?? .automatic() : .automatic(languages: languages)
+        configuration.subtitleTrack = TrackRequest(mpvTrackID: sid, languages: slang)
         configuration.subtitleFiles = subFiles + (subAuto == "exact" ? Self.sameNameFiles(for: input).filter { !subFiles.contains($0) } : [])
         configuration.subtitleDelay = subDelay
         configuration.subtitleScale = subScale

@@ -36,6 +36,26 @@ import Testing
         #expect(Self.psnr(withoutFont[26], theirs[26]) < 35, "the attached font made no difference")
     }
 
+    @Test(.timeLimit(.minutes(3))) func aStreamsEventsComeAsTheReaderReadsThem() async throws {
+        // Over HTTP there is no second reading of the input: the reader hands the events over.
+        let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()
+        let indices = [12, 13, 26, 62, 63, 76, 99, 100, 137, 138]
+        var ours: [Int: [UInt8]] = [:]
+        for _ in 0..<20 {
+            let port = try SilentServer.unusedPort()
+            let url = "http://127.0.0.1:\(port)/live.mkv"
+            let server = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0", "-c", "copy", "-f", "matroska", "-listen", "1", url])
+            defer { server.stop() }
+            try await Task.sleep(for: .milliseconds(300))
+            guard let shown = try? await Self.shown(url, indices: Set(indices)) else { continue }
+            ours = shown
+            break
+        }
+        let theirs = try Self.ffmpegFrames(video, filter: "\(Self.accurateRGB),subtitles=\(video)")
+        let plain = try Self.ffmpegFrames(video, filter: Self.accurateRGB)
+        try Self.compare(ours, theirs, plain, at: indices, eventFrames: Set(13...137))
+    }
+
     @Test(.timeLimit(.minutes(3))) func delayShiftsTheSubtitlesLater() async throws {
         let (video, subtitles) = try SubtitleFixtures.videoWithSubRip()
         // 0.5 s later: the first event shows from 1.510 s (frame 38) to 2.990 s (frame 74).

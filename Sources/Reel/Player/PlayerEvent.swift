@@ -26,14 +26,14 @@ public enum TrackError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchAudioStream(Int)
     /// The input has no subtitle track of that number.
     case noSuchSubtitleTrack(Int)
-    /// The track's subtitles are pictures (PGS, DVB, VobSub), which Reel does not draw yet.
+    /// The track's format has no decoder in this FFmpeg build.
     case cannotShowSubtitles(String)
 
     public var description: String {
         switch self {
         case .noSuchAudioStream(let index): "the input has no audio stream \(index)"
         case .noSuchSubtitleTrack(let number): "there is no subtitle track \(number)"
-        case .cannotShowSubtitles(let track): "\(track): picture subtitles are not drawn yet"
+        case .cannotShowSubtitles(let track): "\(track): this FFmpeg has no decoder for it"
         }
     }
 }

@@ -3,10 +3,11 @@ import ReelCore
 import ReelFFmpeg
 import ReelSubtitles
 
-/// The subtitles of one playing input: every text subtitle track it has and the files
-/// loaded beside it, the one shown, and the drawing of its text into the frames shown.
+/// The subtitles of one playing input: every subtitle track it has and the files loaded
+/// beside it, the one shown, and the drawing of it into the frames shown: text through
+/// libass, pictures (PGS, DVB, VobSub) blended as FFmpeg's `overlay` filter blends them.
 ///
-/// Every text subtitle stream is read, not only the shown one's: decoding text costs next
+/// Every subtitle stream is read, not only the shown one's: decoding subtitles costs next
 /// to nothing, and a switch then has the new track's events at once. A local input is
 /// scanned for them from start to end on a thread of its own, beside playback, as FFmpeg's
 /// `subtitles` filter reads them all first: a start or a seek into the middle of an event
@@ -17,14 +18,17 @@ final class SubtitleLayer: @unchecked Sendable {
     /// The input's subtitle tracks, then the files'.
     let tracks: [Track]
     private let renderer: ASSRenderer
-    /// The input's text subtitle streams by index: their decoders (read thread only) and tracks.
-    private let embedded: [Int: (decoder: SubtitleDecoder, events: ASSTrack)]
+    /// The input's subtitle streams by index: their decoders (read thread only) and, for
+    /// text, their libass tracks.
+    private let embedded: [Int: (decoder: SubtitleDecoder, text: ASSTrack?)]
     /// The files' tracks, by track id.
     private let external: [String: ASSTrack]
     /// Subtitle times are on the input's timeline; positions start at its start time.
     private let startMilliseconds: Int64
     private let lock = NSLock()
     private var shownTrack: Track?
+    /// The picture streams' pictures, by stream index.
+    private var pictures: [Int: SubtitlePictureTimeline] = [:]
     /// Counts the events added: a paused picture is drawn again when it changes.
     private var eventsAdded = 0
     /// Set while a scan of the whole input supplies the events; the reader's are then not needed.
@@ -39,12 +43,12 @@ final class SubtitleLayer: @unchecked Sendable {
         let own = Track.tracks(of: info).filter { $0.type == .subtitle }
         guard !own.isEmpty || !files.isEmpty else { return nil }
         let renderer = try ASSRenderer(fonts: demuxer?.attachedFonts() ?? [])
-        var embedded: [Int: (decoder: SubtitleDecoder, events: ASSTrack)] = [:]
+        var embedded: [Int: (decoder: SubtitleDecoder, text: ASSTrack?)] = [:]
         if let demuxer {
             for track in own {
-                // Picture formats (PGS, DVB, VobSub) are listed, not drawn yet.
+                // A format this FFmpeg cannot decode is listed, not shown.
                 guard let decoder = try? SubtitleDecoder(demuxer: demuxer, streamIndex: track.streamIndex) else { continue }
-                embedded[track.streamIndex] = (decoder, try renderer.makeTrack(header: decoder.header))
+                embedded[track.streamIndex] = (decoder, decoder.isText ? try renderer.makeTrack(header: decoder.header) : nil)
             }
         }
         var tracks = own
@@ -65,8 +69,28 @@ final class SubtitleLayer: @unchecked Sendable {
 
     private static func isLocal(_ url: String) -> Bool { !url.contains("://") || url.hasPrefix("file:") }
 
-    /// Reads every packet of the text subtitle streams from a second demuxer of the same
-    /// file, with decoders of its own, until the end or ``stop()``.
+    /// Reads a text subtitle file whole into a track of `renderer`.
+    private static func read(_ file: String, number: Int, into renderer: ASSRenderer) throws -> (Track, ASSTrack) {
+        let source = try Demuxer(url: file)
+        guard let index = source.bestStream(of: .subtitle) else { throw SubtitleFileError(file: file, reason: "it holds no subtitles") }
+        let decoder: SubtitleDecoder
+        do { decoder = try SubtitleDecoder(demuxer: source, streamIndex: index) } catch { throw SubtitleFileError(file: file, reason: "\(error)") }
+        guard decoder.isText else { throw SubtitleFileError(file: file, reason: "its \(decoder.codecName) subtitles are pictures; files of text are loaded") }
+        let events = try renderer.makeTrack(header: decoder.header)
+        while let packet = try source.readPacket() {
+            guard packet.streamIndex == index else { continue }
+            for event in try decoder.decode(packet) { events.add(event) }
+        }
+        let stream = source.info.streams.first { $0.index == index }
+        let track = Track(type: .subtitle, number: number, streamIndex: index, codec: decoder.codecName, language: stream?.language,
+                          title: (file as NSString).lastPathComponent, isDefault: false, isForced: false, file: file)
+        return (track, events)
+    }
+
+    // MARK: Reading
+
+    /// Reads every packet of the subtitle streams from a second demuxer of the same file,
+    /// with decoders of its own, until the end or ``stop()``.
     private func startScanning(_ url: String, options: DemuxOptions) {
         let streams = Set(embedded.keys)
         let thread = Thread { [self] in
@@ -76,8 +100,8 @@ final class SubtitleLayer: @unchecked Sendable {
                 var decoders: [Int: SubtitleDecoder] = [:]
                 for index in streams { decoders[index] = try SubtitleDecoder(demuxer: source, streamIndex: index) }
                 while !scanInterrupt.isCancelled, let packet = try source.readPacket() {
-                    guard let decoder = decoders[packet.streamIndex], let events = embedded[packet.streamIndex]?.events else { continue }
-                    add(try decoder.decode(packet), to: events)
+                    guard let decoder = decoders[packet.streamIndex] else { continue }
+                    try add(packet, decodedBy: decoder)
                 }
             } catch {
                 // A damaged input: what was read stays; the player reports the damage itself.
@@ -92,30 +116,37 @@ final class SubtitleLayer: @unchecked Sendable {
     /// Ends the scan (the session stops).
     func stop() { scanInterrupt.cancel() }
 
-    private func add(_ decoded: [TextSubtitleEvent], to events: ASSTrack) {
-        for var event in decoded {
-            event.startMilliseconds -= startMilliseconds
-            events.add(event)
-        }
-        if !decoded.isEmpty { lock.withLock { eventsAdded += decoded.count } }
+    /// Takes a packet the reader read (the events of a network input's subtitle streams). Read thread.
+    func take(_ packet: Packet) {
+        guard scanner == nil, let decoder = embedded[packet.streamIndex]?.decoder else { return }
+        try? add(packet, decodedBy: decoder)
     }
 
-    /// Reads a subtitle file whole into a track of `renderer`.
-    private static func read(_ file: String, number: Int, into renderer: ASSRenderer) throws -> (Track, ASSTrack) {
-        let source = try Demuxer(url: file)
-        guard let index = source.bestStream(of: .subtitle) else { throw SubtitleFileError(file: file, reason: "it holds no subtitles") }
-        let decoder: SubtitleDecoder
-        do { decoder = try SubtitleDecoder(demuxer: source, streamIndex: index) } catch { throw SubtitleFileError(file: file, reason: "\(error)") }
-        let events = try renderer.makeTrack(header: decoder.header)
-        while let packet = try source.readPacket() {
-            guard packet.streamIndex == index else { continue }
-            for event in try decoder.decode(packet) { events.add(event) }
-        }
-        let stream = source.info.streams.first { $0.index == index }
-        let track = Track(type: .subtitle, number: number, streamIndex: index, codec: decoder.codecName, language: stream?.language,
-                          title: (file as NSString).lastPathComponent, isDefault: false, isForced: false, file: file)
-        return (track, events)
+    /// After a seek: a partly read event is dropped.
+    func flushDecoders() {
+        for stream in embedded.values { stream.decoder.flush() }
     }
+
+    /// Decodes `packet` and keeps what it holds, moved onto the position timeline.
+    private func add(_ packet: Packet, decodedBy decoder: SubtitleDecoder) throws {
+        if let text = embedded[packet.streamIndex]?.text {
+            let events = try decoder.decode(packet)
+            for var event in events {
+                event.startMilliseconds -= startMilliseconds
+                text.add(event)
+            }
+            if !events.isEmpty { lock.withLock { eventsAdded += events.count } }
+        } else if var picture = try decoder.decodePicture(packet) {
+            picture.startMilliseconds -= startMilliseconds
+            picture.endMilliseconds = picture.endMilliseconds.map { $0 - startMilliseconds }
+            lock.withLock {
+                pictures[packet.streamIndex, default: SubtitlePictureTimeline()].add(picture)
+                eventsAdded += 1
+            }
+        }
+    }
+
+    // MARK: Showing
 
     /// The track shown, if any.
     var shown: Track? { lock.withLock { shownTrack } }
@@ -126,7 +157,7 @@ final class SubtitleLayer: @unchecked Sendable {
         lock.withLock { SubtitleLook(settings: settings, track: shownTrack?.id, events: eventsAdded) }
     }
 
-    /// Whether `track` can be shown (a text track; picture formats are not drawn yet).
+    /// Whether `track` can be shown (one this FFmpeg decodes).
     func canShow(_ track: Track) -> Bool {
         track.file != nil ? external[track.id] != nil : embedded[track.streamIndex] != nil
     }
@@ -137,42 +168,42 @@ final class SubtitleLayer: @unchecked Sendable {
         lock.withLock { shownTrack = track }
     }
 
-    /// Takes a packet the reader read: an event of one of the input's text subtitle
-    /// streams, moved onto the position timeline. Read thread.
-    func take(_ packet: Packet) {
-        guard scanner == nil, let stream = embedded[packet.streamIndex] else { return }
-        add((try? stream.decoder.decode(packet)) ?? [], to: stream.events)
-    }
-
-    /// After a seek: a partly read event is dropped.
-    func flushDecoders() {
-        for stream in embedded.values { stream.decoder.flush() }
-    }
-
     /// `frame` with the shown track's subtitles at `position` (seconds from the input's
-    /// start) drawn in: a new RGB frame when any show, `frame` itself otherwise. The text
-    /// is drawn at the frame's size as FFmpeg's `subtitles` filter draws it. Display thread.
+    /// start) drawn in: a new RGB frame when any show, `frame` itself otherwise. Text is
+    /// drawn at the frame's size as FFmpeg's `subtitles` filter draws it. Display thread.
     func draw(into frame: VideoFrame, at position: Double, settings: SubtitleSettings) -> VideoFrame {
         guard settings.visible, let track = shown else { return frame }
-        guard let events = track.file != nil ? external[track.id] : embedded[track.streamIndex]?.events else { return frame }
         let milliseconds = Int64(((position - settings.delay) * 1000).rounded())
-        let masks = renderer.render(events, atMilliseconds: milliseconds, width: frame.width, height: frame.height, scale: settings.scale)
-        guard !masks.isEmpty else { return frame }
-        // RGB24: libswscale's accurate conversion to it is the one FFmpeg's filters make
-        // (its BGRA output here differed from theirs by a level or two).
-        guard let converted = try? converter.convert(frame, to: Self.rgb24, quality: .accurate), let source = converted.planes.first else { return frame }
+        if let text = track.file != nil ? external[track.id] : embedded[track.streamIndex]?.text {
+            let masks = renderer.render(text, atMilliseconds: milliseconds, width: frame.width, height: frame.height, scale: settings.scale)
+            guard !masks.isEmpty, let (drawn, plane) = rgbCopy(of: frame) else { return frame }
+            SubtitleCompositor.blend(masks, into: plane, width: frame.width, height: frame.height, layout: .rgb24)
+            return drawn
+        }
+        guard let picture = lock.withLock({ pictures[track.streamIndex]?.showing(at: milliseconds) }),
+              let (drawn, plane) = rgbCopy(of: frame) else { return frame }
+        SubtitleCompositor.blend(picture, into: plane, width: frame.width, height: frame.height, layout: .rgb24)
+        return drawn
+    }
+
+    /// `frame` converted to RGB24 into memory of its own, to draw into.
+    ///
+    /// RGB24: libswscale's accurate conversion to it is the one FFmpeg's filters make (its
+    /// BGRA output here differed from theirs by a level or two).
+    private func rgbCopy(of frame: VideoFrame) -> (VideoFrame, PixelPlane)? {
+        guard let converted = try? converter.convert(frame, to: Self.rgb24, quality: .accurate), let source = converted.planes.first else { return nil }
         let bytesPerRow = (frame.width * 3 + 63) / 64 * 64
         let storage = HeapStorage(byteCount: bytesPerRow * frame.height)
-        let target = PixelPlane(baseAddress: storage.bytes.baseAddress!, bytesPerRow: bytesPerRow, rowByteCount: frame.width * 3, rowCount: frame.height)
+        let plane = PixelPlane(baseAddress: storage.bytes.baseAddress!, bytesPerRow: bytesPerRow, rowByteCount: frame.width * 3, rowCount: frame.height)
         for row in 0..<frame.height {
-            target.row(row).update(from: source.baseAddress.advanced(by: row * source.bytesPerRow).assumingMemoryBound(to: UInt8.self),
-                                   count: target.rowByteCount)
+            plane.row(row).update(from: source.baseAddress.advanced(by: row * source.bytesPerRow).assumingMemoryBound(to: UInt8.self),
+                                  count: plane.rowByteCount)
         }
-        SubtitleCompositor.blend(masks, into: target, width: frame.width, height: frame.height, layout: .rgb24)
-        return VideoFrame(width: frame.width, height: frame.height, pixelFormat: Self.rgb24,
-                          planes: [PlaneView(baseAddress: target.baseAddress, bytesPerRow: bytesPerRow, rowByteCount: target.rowByteCount, rowCount: frame.height)],
-                          color: ColorDescription(matrix: .rgb, range: .full), sampleAspectRatio: frame.sampleAspectRatio,
-                          pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe, owner: storage)
+        let copy = VideoFrame(width: frame.width, height: frame.height, pixelFormat: Self.rgb24,
+                              planes: [PlaneView(baseAddress: plane.baseAddress, bytesPerRow: bytesPerRow, rowByteCount: plane.rowByteCount, rowCount: frame.height)],
+                              color: ColorDescription(matrix: .rgb, range: .full), sampleAspectRatio: frame.sampleAspectRatio,
+                              pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe, owner: storage)
+        return (copy, plane)
     }
 
     private static let rgb24 = PixelFormat("rgb24")

@@ -64,6 +64,69 @@ enum SubtitleFixtures {
         return (video, script)
     }
 
+    /// The SubRip fixture's video in Matroska with a PGS (Blu-ray picture) track, marked
+    /// default: a striped white-on-half-black box at the bottom from 1.010 to 2.490 s, and
+    /// a chequered translucent yellow one at the top left from 3.010 to 4.490 s.
+    static func matroskaWithPGS() throws -> String {
+        let (video, _) = try videoWithSubRip()
+        let sup = Fixtures.directory.appendingPathComponent("boxes.sup").path
+        if !FileManager.default.fileExists(atPath: sup) {
+            let partial = sup + ".\(UUID().uuidString).sup"
+            let made = try Processes.run("/usr/bin/python3", ["-c", pgsWriter, partial])
+            guard made.status == 0 else { throw TestSetupError("PGS writer: \(made.stderr)") }
+            guard rename(partial, sup) == 0 else { throw TestSetupError("cannot write \(sup)") }
+        }
+        // -copyts: by default ffmpeg moves each input to start at 0, the .sup's first picture too.
+        return try Fixtures.made("pgs-boxes-6s.mkv", ["-copyts", "-i", video, "-i", sup, "-map", "0:v", "-map", "1:s", "-c", "copy",
+                                                       "-metadata:s:s:0", "language=eng", "-disposition:s:0", "default"])
+    }
+
+    /// Writes a PGS (`.sup`) file: display sets of presentation, window, palette, object
+    /// (run-length coded) and end segments, and empty presentations that clear.
+    static let pgsWriter = """
+        import struct, sys
+        def segment(kind, seconds, payload):
+            return b'PG' + struct.pack('>IIBH', round(seconds * 90000), 0, kind, len(payload)) + payload
+        def runs(rows):
+            out = bytearray()
+            for row in rows:
+                x = 0
+                while x < len(row):
+                    color, n = row[x], 1
+                    while x + n < len(row) and row[x + n] == color and n < 16383: n += 1
+                    if color == 0:
+                        out += bytes([0, n]) if n < 64 else bytes([0, 0x40 | (n >> 8), n & 0xFF])
+                    elif n < 3:
+                        out += bytes([color]) * n
+                    else:
+                        out += bytes([0, 0x80 | n, color]) if n < 64 else bytes([0, 0xC0 | (n >> 8), n & 0xFF, color])
+                    x += n
+                out += bytes([0, 0])
+            return bytes(out)
+        def show(number, seconds, x, y, rows, palette):
+            width, height = len(rows[0]), len(rows)
+            data = runs(rows)
+            pcs = struct.pack('>HHBHBBBB', 320, 240, 0x10, number, 0x80, 0, 0, 1) + struct.pack('>HBBHH', 0, 0, 0, x, y)
+            wds = struct.pack('>BBHHHH', 1, 0, x, y, width, height)
+            pds = struct.pack('>BB', 0, 0) + b''.join(struct.pack('>BBBBB', *entry) for entry in palette)
+            ods = struct.pack('>HBB', 0, 0, 0xC0) + (len(data) + 4).to_bytes(3, 'big') + struct.pack('>HH', width, height) + data
+            return b''.join(segment(kind, seconds, payload) for kind, payload in [(0x16, pcs), (0x17, wds), (0x14, pds), (0x15, ods), (0x80, b'')])
+        def clear(number, seconds, x, y, width, height):
+            pcs = struct.pack('>HHBHBBBB', 320, 240, 0x10, number, 0x00, 0, 0, 0)
+            wds = struct.pack('>BBHHHH', 1, 0, x, y, width, height)
+            return b''.join(segment(kind, seconds, payload) for kind, payload in [(0x16, pcs), (0x17, wds), (0x80, b'')])
+        # Index: Y, Cr, Cb, alpha. 1 white, 2 half-transparent black, 3 translucent yellow.
+        palette = [(0, 16, 128, 128, 0), (1, 235, 128, 128, 255), (2, 16, 128, 128, 128), (3, 210, 146, 16, 200)]
+        stripes = [[0 if x < 2 or x >= 118 else 1 if 3 < x < 116 and 3 < y < 26 and (x // 4 + y // 5) % 2 == 0 else 2
+                    for x in range(120)] for y in range(30)]
+        chequer = [[3 if (x // 10 + y // 10) % 2 == 0 else 0 for x in range(60)] for y in range(40)]
+        with open(sys.argv[1], 'wb') as out:
+            out.write(show(1, 1.010, 100, 190, stripes, palette))
+            out.write(clear(2, 2.490, 100, 190, 120, 30))
+            out.write(show(3, 3.010, 20, 20, chequer, palette))
+            out.write(clear(4, 4.490, 20, 20, 60, 40))
+        """
+
     /// DejaVu Serif under the family name ReelTestFace.
     static func renamedFont() throws -> String {
         let path = Fixtures.directory.appendingPathComponent("ReelTestFace.ttf").path

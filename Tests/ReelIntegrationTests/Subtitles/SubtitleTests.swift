@@ -36,6 +36,63 @@ import Testing
         #expect(Self.psnr(withoutFont[26], theirs[26]) < 35, "the attached font made no difference")
     }
 
+    @Test(.timeLimit(.minutes(3))) func pgsPicturesMatchFFmpegsOverlay() async throws {
+        let video = try SubtitleFixtures.matroskaWithPGS()
+        // Boxes 1.010–2.490 and 3.010–4.490 s (the times the file was written with): first
+        // frames 26 and 76, last 62 and 112.
+        let indices = [0, 10, 25, 26, 30, 40, 50, 62, 63, 70, 75, 76, 80, 90, 100, 112, 113, 120, 140, 149]
+        let ours = try await Self.shown(video, indices: Set(indices))
+        // FFmpeg's own pictures of the track (its decoder drawn on a canvas, sub2video)
+        // blended by its overlay filter in RGB, at the times the file says: the command
+        // line's overlay of the track itself shows each picture a frame or three late
+        // (from frame 27, not 26; from 79, not 76), as sub2video waits for the next packet.
+        let canvases = try Self.ffmpegCanvases(video)
+        try #require(canvases.count == 2, "FFmpeg drew \(canvases.count) distinct pictures, not 2")
+        let plain = try Self.ffmpegFrames(video, filter: Self.accurateRGB)
+        var lowest = Double.infinity
+        for index in indices {
+            let canvas = (26...62).contains(index) ? canvases[0] : (76...112).contains(index) ? canvases[1] : nil
+            let expected = try canvas.map { try Self.ffmpegOverlay($0, on: plain[index]) } ?? plain[index]
+            let quality = Self.psnr(try #require(ours[index], "frame \(index) was not shown"), expected)
+            lowest = min(lowest, quality)
+            #expect(quality >= 40, "frame \(index): \(quality) dB against FFmpeg's overlay of its picture")
+            if canvas != nil { #expect(Self.psnr(expected, plain[index]) < 40, "frame \(index): FFmpeg's picture shows nothing") }
+        }
+        print("pgsPicturesMatchFFmpegsOverlay(): lowest PSNR \(lowest) dB over \(indices.count) frames")
+    }
+
+    /// The distinct non-empty pictures FFmpeg draws of `path`'s subtitle track (RGBA canvases), in order.
+    static func ffmpegCanvases(_ path: String) throws -> [[UInt8]] {
+        let output = try Paths.temporaryDirectory().appendingPathComponent("canvases.rgba").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", path, "-filter_complex", "[0:s]format=rgba[s]", "-map", "[s]",
+                                                "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", output])
+        guard made.status == 0 else { throw TestSetupError("ffmpeg: \(made.stderr)") }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        let size = SubtitleFixtures.size.width * SubtitleFixtures.size.height * 4
+        var distinct: [[UInt8]] = []
+        for start in stride(from: 0, to: bytes.count - size + 1, by: size) {
+            let canvas = Array(bytes[start..<start + size])
+            let empty = stride(from: 3, to: canvas.count, by: 4).allSatisfy { canvas[$0] == 0 }
+            if !empty && distinct.last != canvas { distinct.append(canvas) }
+        }
+        return distinct
+    }
+
+    /// `canvas` (RGBA) blended over `frame` (RGB) by FFmpeg's overlay filter, in RGB.
+    static func ffmpegOverlay(_ canvas: [UInt8], on frame: [UInt8]) throws -> [UInt8] {
+        let directory = try Paths.temporaryDirectory()
+        let (below, above, output) = (directory.appendingPathComponent("frame.rgb").path, directory.appendingPathComponent("canvas.rgba").path,
+                                      directory.appendingPathComponent("overlaid.rgb").path)
+        try Data(frame).write(to: URL(fileURLWithPath: below))
+        try Data(canvas).write(to: URL(fileURLWithPath: above))
+        let size = "\(SubtitleFixtures.size.width)x\(SubtitleFixtures.size.height)"
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", size, "-i", below,
+                                                "-f", "rawvideo", "-pix_fmt", "rgba", "-s", size, "-i", above,
+                                                "-filter_complex", "[0][1]overlay=format=rgb,format=rgb24", "-f", "rawvideo", "-pix_fmt", "rgb24", output])
+        guard made.status == 0 else { throw TestSetupError("ffmpeg: \(made.stderr)") }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+
     @Test(.timeLimit(.minutes(3))) func aStreamsEventsComeAsTheReaderReadsThem() async throws {
         // Over HTTP there is no second reading of the input: the reader hands the events over.
         let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()

@@ -117,9 +117,6 @@ public final class ASSTrack: @unchecked Sendable {
             }
         }
     }
-
-    /// The number of events held.
-    public var eventCount: Int { renderer.lock.withLock { Int(track.pointee.n_events) } }
 }
 
 /// libass's messages, to swift-log (label `reel.libass`): its warnings say which font it

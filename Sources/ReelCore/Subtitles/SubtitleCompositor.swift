@@ -48,16 +48,4 @@ public enum SubtitleCompositor {
             }
         }
     }
-
-    /// Blends `masks` into a BGRA or RGBA `picture`; other formats are left alone.
-    public static func blend(_ masks: [SubtitleMask], into picture: PixelBuffer) {
-        let layout: Layout
-        switch picture.format {
-        case .bgra: layout = .bgra
-        case .rgba: layout = .rgba
-        default: return
-        }
-        guard let plane = picture.planes.first else { return }
-        blend(masks, into: plane, width: picture.width, height: picture.height, layout: layout)
-    }
 }

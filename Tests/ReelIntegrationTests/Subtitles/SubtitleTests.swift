@@ -98,12 +98,14 @@ import Testing
         let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()
         let indices = [12, 13, 26, 62, 63, 76, 99, 100, 137, 138]
         var ours: [Int: [UInt8]] = [:]
-        for _ in 0..<20 {
-            let port = try SilentServer.unusedPort()
-            let url = "http://127.0.0.1:\(port)/live.mkv"
-            let server = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0", "-c", "copy", "-f", "matroska", "-listen", "1", url])
-            defer { server.stop() }
-            try await Task.sleep(for: .milliseconds(300))
+        let port = try SilentServer.unusedPort()
+        let url = "http://127.0.0.1:\(port)/live.mkv"
+        let server = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0", "-c", "copy", "-f", "matroska", "-listen", "1", url])
+        defer { server.stop() }
+        // The server starts beside the player: an open refused before it listens (which
+        // leaves its one connection free) is tried again, for up to 10 s.
+        for attempt in 0..<40 {
+            if attempt > 0 { try await Task.sleep(for: .milliseconds(250)) }
             guard let shown = try? await Self.shown(url, indices: Set(indices)) else { continue }
             ours = shown
             break
@@ -200,8 +202,12 @@ import Testing
         defer { player.stop() }
         whilePlaying(player)
         player.play()
-        let deadline = Date().addingTimeInterval(60)
-        while player.state != .ended, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        // The events are buffered from the player's creation: the end (or a failure) is not
+        // missed. The suites' time limits bound the wait.
+        for await event in player.events {
+            if case .endOfStream = event { break }
+            if case .error = event { break }
+        }
         return capture.frames
     }
 

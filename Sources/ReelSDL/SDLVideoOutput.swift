@@ -116,6 +116,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
                 redraw = true
             case SDL_KEYDOWN where Self.isHash(event.key.keysym):
                 commands.append(.cycleAudioTrack)
+            case SDL_KEYDOWN where Self.isLessOrGreater(event.key.keysym) != nil:
+                commands.append(.movePlaylist(by: Self.isLessOrGreater(event.key.keysym) ?? 0))
             case SDL_KEYDOWN where Self.isQuestionMark(event.key.keysym):
                 if helpLabels == nil {
                     helpLabels = WindowKeys.help.map { _ in (SDLTextLabel(), SDLTextLabel()) }
@@ -209,6 +211,15 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         key.sym == SDLK_QUESTION.rawValue || (key.sym == SDLK_SLASH.rawValue && key.mod & UInt16(KMOD_SHIFT.rawValue) != 0)
     }
 
+    /// `<` (−1) or `>` (+1): keys of their own on some layouts, shift with `,` and `.` on a
+    /// US one (unshifted, those step frames).
+    private static func isLessOrGreater(_ key: SDL_Keysym) -> Int? {
+        let shifted = key.mod & UInt16(KMOD_SHIFT.rawValue) != 0
+        if key.sym == SDLK_LESS.rawValue || (key.sym == SDLK_COMMA.rawValue && shifted) { return -1 }
+        if key.sym == SDLK_GREATER.rawValue || (key.sym == SDLK_PERIOD.rawValue && shifted) { return 1 }
+        return nil
+    }
+
     /// `#`: its own key on some layouts, shift and 3 on a US one.
     private static func isHash(_ key: SDL_Keysym) -> Bool {
         key.sym == SDLK_HASH.rawValue || (key.sym == SDLK_3.rawValue && key.mod & UInt16(KMOD_SHIFT.rawValue) != 0)
@@ -254,6 +265,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         case Int(SDLK_v.rawValue): [.toggleSubtitles]
         case Int(SDLK_z.rawValue): [.changeSubtitleDelay(by: -0.1)]
         case Int(SDLK_x.rawValue): [.changeSubtitleDelay(by: 0.1)]
+        case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): [.movePlaylist(by: 1)]
         case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): [.quit]
         default: []
         }

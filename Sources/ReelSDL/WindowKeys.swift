@@ -15,6 +15,7 @@ public enum WindowKeys {
         ("s", "screenshot (reel-shotNNNN.png)"),
         ("l", "A-B loop: set A, set B, clear"),
         ("PgUp PgDn", "chapter back, on"),
+        ("< > Enter", "previous, next playlist item; Enter next"),
         ("f", "fullscreen"),
         ("g", "gravity: fit, fill, stretch"),
         ("p", "picture-in-picture"),

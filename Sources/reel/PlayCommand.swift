@@ -7,20 +7,33 @@ struct PlayCommand: AsyncParsableCommand {
         commandName: "play",
         abstract: "Play a file or stream in a window, or headless.",
         discussion: """
+            Several inputs, or --playlist, play one after another in one window, as mpv's playlist;             --loop-file and --loop-playlist repeat them (a bare --loop-file or --loop-playlist is inf).
+
             Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, # next audio track, \
             j next subtitle track, v subtitles on and off, z and x subtitle delay −/+ 0.1 s, f fullscreen, \
             g gravity (fit, fill, stretch), Page Up/Down chapters, [ and ] speed, . and , one frame on and back (paused), \
             s screenshot (reel-shotNNNN.png in --screenshot-dir), l A-B loop (set A, set B, clear), ? the keys on screen, \
             p picture-in-picture (a double click on the small window returns), \
-            q quit; a click on the bar at the bottom seeks. In a 360° video: drag to look, \
+            < and > (or Enter) the previous and next playlist item, q quit; a click on the bar at the bottom seeks. In a 360° video: drag to look, \
             arrows or WASD pan, the wheel or +/- zoom (30°–120°), r resets the view, v toggles VR.
 
             Ctrl-C (SIGINT) or SIGTERM end playback as q does: the --stats report is printed, \
             snapshots and taps are finished, and the exit status is 0 (1 when playback failed).
             """)
 
-    @Argument(help: "A file, or any URL FFmpeg reads.")
-    var input: String
+    @Argument(help: "Files, or any URLs FFmpeg reads; several play one after another.")
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp("Play the inputs a playlist file lists (M3U, M3U8, PLS, or one per line), after any given; an HLS playlist plays as one stream.",
+                               valueName: "file"))
+    var playlist: String?
+
+    @Option(name: .customLong("loop-file"), help: ArgumentHelp("Play each input N more times before the next (inf: for ever), as mpv's --loop-file.", valueName: "N|inf|no"))
+    var loopFile: String = "no"
+
+    @Option(name: .customLong("loop-playlist"), help: ArgumentHelp("Play the whole list N times (1 once; inf: for ever, and < > wrap around), as mpv's --loop-playlist.",
+                                                                  valueName: "N|inf|no"))
+    var loopPlaylist: String = "1"
 
     @Flag(help: "No window and no sound card: frames are consumed by a headless sink, audio by a virtual device clock.")
     var headless = false
@@ -31,13 +44,13 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "Present every frame as soon as it is decoded, with no sync (benchmarks).")
     var untimed = false
 
-    @Option(help: "Start at this many seconds.")
+    @Option(help: "Start at this many seconds (of the first input).")
     var start: Double?
 
-    @Option(help: "Start at the beginning of chapter N (1 is the first); Page Up and Page Down move between chapters.")
+    @Option(help: "Start at the beginning of chapter N (1 is the first) of the first input; Page Up and Page Down move between chapters.")
     var chapter: Int?
 
-    @Option(help: "Stop after playing this many seconds.")
+    @Option(help: "Stop after playing this many seconds (of the first input).")
     var duration: Double?
 
     @Option(help: "Volume, 0 to 100.")
@@ -114,6 +127,10 @@ struct PlayCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
+        if inputs.isEmpty && playlist == nil { throw ValidationError("give an input to play (a file or URL), or --playlist FILE") }
+        guard LoopCount(parsing: loopFile) != nil else { throw ValidationError("--loop-file takes a count, inf or no (got \(loopFile))") }
+        guard let plays = LoopCount(parsing: loopPlaylist) else { throw ValidationError("--loop-playlist takes a count, inf or no (got \(loopPlaylist))") }
+        if plays == .times(0) { throw ValidationError("--loop-playlist 0 would play nothing; 1 plays the list once") }
         guard (0.5...2).contains(rate) else { throw ValidationError("--rate must be between 0.5 and 2") }
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard ClockMaster(rawValue: clock) != nil else { throw ValidationError("--clock must be audio, video or external") }
@@ -164,7 +181,17 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.toneMapping = ToneMapper.Curve(rawValue: toneMapping)
         configuration.screenshotDirectory = screenshotDir
         configuration.audioTrack = TrackRequest(mpvTrackID: aid, languages: alang)
-        subtitles.apply(to: &configuration, input: input)
+        subtitles.apply(to: &configuration)
+        let items: [String]
+        do {
+            items = try inputs + (playlist.map(PlaylistFile.entries(atPath:)) ?? [])
+        } catch {
+            throw fail("\(error)")
+        }
+        guard let queue = Playlist(items, loopFile: LoopCount(parsing: loopFile) ?? .times(0), loopPlaylist: LoopCount(parsing: loopPlaylist) ?? .times(1)) else {
+            throw fail("no input to play")
+        }
+        let input = queue.current
 
         let headlessVideo = HeadlessVideoOutput()
         let frameTap = FrameTap.withLibswscaleFallback()
@@ -210,9 +237,9 @@ struct PlayCommand: AsyncParsableCommand {
         let interrupts = InterruptSignals { player.stop() }
         try await failing {
             do {
-                try await player.open(input, startingAt: start)
-            } catch let error as PlayerError {
-                throw error.underlying
+                try await player.open(queue, startingAt: start)
+            } catch let error as PlaylistError where error.failures.count == 1 {
+                throw error.failures[0].error.underlying
             }
         }
         var startTime = start ?? 0
@@ -253,8 +280,14 @@ struct PlayCommand: AsyncParsableCommand {
                 }
             }
         }
+        var failedItems: Set<Int> = []
         loop: for await event in player.events {
             switch event {
+            case .itemStarted(_, let url) where items.count > 1:
+                FileHandle.standardError.write(Data("Playing: \(url)\n".utf8))
+            case .itemFailed(let index, let url, let error) where items.count > 1:
+                failedItems.insert(index)
+                FileHandle.standardError.write(Data("reel: \(url): \(error)\n".utf8))
             case .endOfStream, .stateChanged(.idle): break loop
             case .error(let error):
                 failure = error
@@ -273,5 +306,6 @@ struct PlayCommand: AsyncParsableCommand {
         withExtendedLifetime(interrupts) {}
         if let failure { throw fail(failure.description) }
         if let tapError { throw fail("tap: \(tapError)") }
+        if !failedItems.isEmpty { throw fail("\(failedItems.count) of the \(items.count) inputs could not be played") }
     }
 }

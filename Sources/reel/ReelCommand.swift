@@ -10,6 +10,26 @@ struct ReelCommand: AsyncParsableCommand {
         abstract: "Play, inspect, transform and receive video on Linux.",
         version: VersionText.text,
         subcommands: [PlayCommand.self, ProbeCommand.self, DecodeCommand.self, PanoCommand.self, VAPCommand.self, EncodeCommand.self, RTPCommand.self])
+
+    static func main() async {
+        await main(BareLoopOptions.expand(Array(CommandLine.arguments.dropFirst())))
+    }
+}
+
+/// mpv's `--loop-file` and `--loop-playlist` stand alone for `inf`; a count, `inf` or
+/// `no` may follow them after `=` or a space.
+enum BareLoopOptions {
+    static let names: Set = ["--loop-file", "--loop-playlist"]
+
+    static func expand(_ arguments: [String]) -> [String] {
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        return arguments.indices.map { index in
+            let argument = arguments[index]
+            guard index < end, names.contains(argument) else { return argument }
+            let next = index + 1 < end ? arguments[index + 1] : nil
+            return next.flatMap(LoopCount.init(parsing:)) == nil ? argument + "=inf" : argument
+        }
+    }
 }
 
 /// Options every subcommand takes.

@@ -33,19 +33,12 @@ struct SubtitleOptions: ParsableArguments {
         guard subDelay.isFinite else { throw ValidationError("--sub-delay takes seconds") }
     }
 
-    /// Sets the configuration's subtitle fields for playing `input`.
-    func apply(to configuration: inout Player.Configuration, input: String) {
+    /// Sets the configuration's subtitle fields.
+    func apply(to configuration: inout Player.Configuration) {
         configuration.subtitleTrack = TrackRequest(mpvTrackID: sid, languages: slang)
-        configuration.subtitleFiles = subFiles + (subAuto == "exact" ? Self.sameNameFiles(for: input).filter { !subFiles.contains($0) } : [])
+        configuration.subtitleFiles = subFiles
+        configuration.loadsSameNameSubtitles = subAuto == "exact"
         configuration.subtitleDelay = subDelay
         configuration.subtitleScale = subScale
-    }
-
-    /// The subtitle files beside a local `input` named as it is (`movie.srt` for `movie.mkv`).
-    static func sameNameFiles(for input: String) -> [String] {
-        guard !input.contains("://") || input.hasPrefix("file://") else { return [] }
-        let path = input.hasPrefix("file://") ? String(input.dropFirst(7)) : input
-        let base = (path as NSString).deletingPathExtension
-        return ["srt", "ass", "ssa", "vtt"].map { "\(base).\($0)" }.filter { $0 != path && FileManager.default.fileExists(atPath: $0) }
     }
 }

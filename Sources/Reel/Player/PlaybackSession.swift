@@ -31,6 +31,7 @@ final class PlaybackSession: @unchecked Sendable {
     var onBuffering: @Sendable (Bool) -> Void = { _ in }
     let openedAt: Double
     private let testHooks: PlaybackTestHooks
+    private let displayThread: DisplayThread
 
     private let demuxer: any PlaybackSource
     private let audioDecoder: Decoder?
@@ -49,9 +50,10 @@ final class PlaybackSession: @unchecked Sendable {
 
     init(url: String, configuration: Player.Configuration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
          openedAt: Double, emit: @escaping @Sendable (PlayerEvent) -> Void, onEnd: @escaping @Sendable () -> Void,
-         onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil,
+         onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil, displayThread: DisplayThread,
          interrupt: InterruptController? = nil, testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
         self.configuration = configuration
+        self.displayThread = displayThread
         self.testHooks = testHooks
         self.openedAt = openedAt
         self.emit = emit
@@ -80,7 +82,7 @@ final class PlaybackSession: @unchecked Sendable {
         orienter = orientation.isUpright ? nil : FrameOrienter(orientation: orientation)
         toneMapper = configuration.toneMapping.map { ToneMapper(curve: $0) }
         subtitles = videoStream == nil ? nil
-            : try SubtitleLayer(demuxer: demuxer as? Demuxer, info: info, files: configuration.subtitleFiles,
+            : try SubtitleLayer(demuxer: demuxer as? Demuxer, info: info, files: SameNameSubtitles.files(for: url, configuration: configuration),
                                 request: configuration.subtitleTrack, startTime: startTime, options: configuration.input)
         control.subtitleSettings = SubtitleSettings(delay: configuration.subtitleDelay, scale: configuration.subtitleScale)
         self.frameTap = frameTap
@@ -128,9 +130,11 @@ final class PlaybackSession: @unchecked Sendable {
                     decodeLoop(videoPackets, videoDecoder, queue: queueVideo) { videoFrames.put(QueuedVideoFrame(frame: nil), serial: $0) }
                 }
             }
-            spawn("reel.video.display") { [self] in
+            finished.enter()
+            displayThread.async { [self] in
                 var loop = DisplayLoop(session: self)
                 loop.run()
+                finished.leave()
             }
         }
         if audioStream != nil {
@@ -146,8 +150,9 @@ final class PlaybackSession: @unchecked Sendable {
     // What the session's threads freed goes back to the system once its members are gone.
     deinit { FreedMemory.releaseSoon() }
 
-    /// Ends every thread and waits for them.
-    func stop() {
+    /// Ends every thread and waits for them; the video output is closed unless it is to
+    /// show the next input too.
+    func stop(closingVideoOutput: Bool = true) {
         control.update { $0.aborted = true }
         videoPackets.abort()
         audioPackets.abort()
@@ -157,7 +162,7 @@ final class PlaybackSession: @unchecked Sendable {
         subtitles?.stop()
         audioOutput?.close()
         _ = finished.wait(timeout: .now() + 10)
-        videoOutput?.close()
+        if closingVideoOutput, let videoOutput { displayThread.close(videoOutput) }
     }
 
     private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {

@@ -14,19 +14,31 @@ public final class Player: @unchecked Sendable {
     /// Every presented frame, for other consumers (`FrameTap/subscribe(format:bufferLimit:)`).
     public let frameTap: FrameTap
 
-    private let continuation: AsyncStream<PlayerEvent>.Continuation
+    let continuation: AsyncStream<PlayerEvent>.Continuation
     private let makeVideoOutput: @Sendable () -> (any VideoOutput)?
     private let makeAudioOutput: @Sendable () -> (any AudioOutput)?
-    private let lock = ConditionLock()
-    private var session: PlaybackSession?
+    let lock = ConditionLock()
+    var session: PlaybackSession?
     private var currentState: PlayerState = .idle
-    private var wantsToPlay = false
+    var wantsToPlay = false
     private var url: String?
     private let commands = DispatchQueue(label: "reel.player.commands")
     /// The counters of the last playback, kept after ``stop()``.
     private var finalStatistics = PlayerStatistics()
     /// Set by tests before ``open(_:startingAt:audioTrack:)``; each session keeps a copy.
     var testHooks = PlaybackTestHooks()
+    /// Where every input's video is shown, one after another.
+    private let displayThread = DisplayThread(name: "reel.video.display")
+    /// The playlist being played; nil when one input was opened.
+    var queue: Playlist?
+    /// The video output of the input playing, kept to show the next playlist item.
+    var heldVideoOutput: VideoOutput?
+    /// Moves on at each open and stop: events of an input replaced meanwhile are ignored.
+    var generation = 0
+    /// The open under way, which ``stop()`` interrupts.
+    var openingInterrupt: InterruptController?
+    /// Playlist items are opened here, one at a time, whatever asked for them.
+    let itemQueue = DispatchQueue(label: "reel.player.items")
 
     /// - Parameters:
     ///   - configuration: queues, clocks, decoding and input options.
@@ -45,7 +57,9 @@ public final class Player: @unchecked Sendable {
     }
 
     deinit {
-        session?.stop()
+        session?.stop(closingVideoOutput: false)
+        if let heldVideoOutput { displayThread.close(heldVideoOutput) }
+        displayThread.end()
         continuation.finish()
     }
 
@@ -114,47 +128,72 @@ public final class Player: @unchecked Sendable {
     /// network): the player goes back to `idle` and this throws `CancellationError`.
     public func open(_ url: String, startingAt start: Double? = nil, audioTrack: Int? = nil) async throws {
         stop()
+        try await openInput(url, startingAt: start, audioTrack: audioTrack)
+    }
+
+    /// Opens `url` on a stopped player, keeping its playlist.
+    private func openInput(_ url: String, startingAt start: Double?, audioTrack: Int?) async throws {
         move(to: .opening)
-        let openedAt = monotonicSeconds()
         let interrupt = InterruptController(timeout: configuration.input.timeout)
+        let expected = lock.withLock { () -> Int in
+            openingInterrupt = interrupt
+            return generation
+        }
         do {
             let session = try await withTaskCancellationHandler {
                 try await BlockingThread.run(name: "reel.open") { [self] in
-                    try PlaybackSession(url: url, configuration: configuration, videoOutput: makeVideoOutput(),
-                                        audioOutput: makeAudioOutput(), frameTap: frameTap, openedAt: openedAt,
-                                        emit: { [weak self] event in self?.handle(event) },
-                                        onEnd: { [weak self] in self?.move(to: .failed) },
-                                        onCommand: { [weak self] command in self?.perform(command) },
-                                        audioTrack: audioTrack, interrupt: interrupt, testHooks: testHooks)
+                    try makeSession(url: url, startingAt: start, audioTrack: audioTrack, videoOutput: nil, interrupt: interrupt, generation: expected)
                 }
             } onCancel: {
                 interrupt.cancel()
             }
-            // Cancelled as the open finished: its reads would fail at once.
-            guard !interrupt.isCancelled else {
-                session.stop()
-                throw CancellationError()
-            }
-            session.onBuffering = { [weak self] buffering in
-                guard let self else { return }
-                if buffering { move(to: .buffering) } else if state == .buffering { move(to: .playing) }
-            }
-            if let start { session.requestSeek(to: session.startTime + max(start, 0), mode: .exact) }
-            try session.start()
-            lock.withLock {
+            let current = lock.withLock { () -> Bool in
+                openingInterrupt = nil
+                // Cancelled or stopped as the open finished: its reads would fail at once.
+                guard generation == expected, !interrupt.isCancelled else { return false }
                 self.session = session
                 self.url = url
                 self.wantsToPlay = false
+                heldVideoOutput = session.videoOutput
+                return true
+            }
+            guard current else {
+                session.stop()
+                throw CancellationError()
             }
             move(to: .ready)
-        } catch where interrupt.isCancelled {
-            move(to: .idle)
+        } catch where interrupt.isCancelled || error is CancellationError {
+            if lock.withLock({ generation == expected }) { move(to: .idle) }
             throw CancellationError()
         } catch {
             move(to: .failed)
             continuation.yield(.error(PlayerError(error)))
             throw error
         }
+    }
+
+    /// Opens and starts `url`'s session (blocking): paused on its first frame, shown by
+    /// `videoOutput` when one is kept from the input before, else by a new output.
+    func makeSession(url: String, startingAt start: Double?, audioTrack: Int?, videoOutput: VideoOutput?,
+                     interrupt: InterruptController, generation: Int) throws -> PlaybackSession {
+        let session = try PlaybackSession(url: url, configuration: configuration, videoOutput: videoOutput ?? makeVideoOutput(),
+                                          audioOutput: makeAudioOutput(), frameTap: frameTap, openedAt: monotonicSeconds(),
+                                          emit: { [weak self] event in self?.handle(event, generation: generation) },
+                                          onEnd: { [weak self] in self?.sessionFailed(generation: generation) },
+                                          onCommand: { [weak self] command in self?.perform(command) },
+                                          audioTrack: audioTrack, displayThread: displayThread, interrupt: interrupt, testHooks: testHooks)
+        session.onBuffering = { [weak self] buffering in
+            guard let self else { return }
+            if buffering { move(to: .buffering) } else if state == .buffering { move(to: .playing) }
+        }
+        if let start { session.requestSeek(to: session.startTime + max(start, 0), mode: .exact) }
+        do {
+            try session.start()
+        } catch {
+            session.stop(closingVideoOutput: videoOutput == nil)
+            throw error
+        }
+        return session
     }
 
     /// Starts or resumes playback; after the end, plays again from the start.
@@ -186,12 +225,20 @@ public final class Player: @unchecked Sendable {
     /// Ends playback and closes the input and outputs; the player is `idle` again.
     public func stop() {
         let last = lock.withLock { self.session } != nil ? statistics : nil
-        let session = lock.withLock { () -> PlaybackSession? in
-            defer { self.session = nil }
+        let (session, videoOutput, interrupt) = lock.withLock { () -> (PlaybackSession?, VideoOutput?, InterruptController?) in
+            defer {
+                self.session = nil
+                heldVideoOutput = nil
+                queue = nil
+                openingInterrupt = nil
+                generation += 1
+            }
             if let last { finalStatistics = last }
-            return self.session
+            return (self.session, heldVideoOutput, openingInterrupt)
         }
-        session?.stop()
+        interrupt?.cancel()
+        session?.stop(closingVideoOutput: false)
+        if let videoOutput { displayThread.close(videoOutput) }
         if session != nil || state != .idle { move(to: .idle) }
     }
 
@@ -289,8 +336,10 @@ public final class Player: @unchecked Sendable {
         }
         guard let url = lock.withLock({ self.url }) else { return }
         let position = currentTime ?? 0
-        let playing = lock.withLock { wantsToPlay }
-        try await open(url, startingAt: position, audioTrack: index)
+        let (playing, playlist) = lock.withLock { (wantsToPlay, queue) }
+        stop()
+        lock.withLock { queue = playlist }
+        try await openInput(url, startingAt: position, audioTrack: index)
         if playing { play() } else { pause() }
     }
 
@@ -351,7 +400,7 @@ public final class Player: @unchecked Sendable {
 
     // MARK: Inside
 
-    private func move(to next: PlayerState) {
+    func move(to next: PlayerState) {
         let moved = lock.withLock { () -> Bool in
             guard currentState != next, currentState.canMove(to: next) else { return false }
             currentState = next
@@ -360,9 +409,24 @@ public final class Player: @unchecked Sendable {
         if moved { continuation.yield(.stateChanged(next)) }
     }
 
-    private func handle(_ event: PlayerEvent) {
-        continuation.yield(event)
-        if case .endOfStream = event { move(to: .ended) }
+    private func handle(_ event: PlayerEvent, generation expected: Int) {
+        let (current, playsList) = lock.withLock { (generation == expected, queue != nil) }
+        guard current else { return }
+        switch event {
+        case .endOfStream where playsList:
+            queuedItemEnded(generation: expected)
+        case .error(let error) where playsList:
+            queuedItemFailed(error, generation: expected)
+        case .endOfStream:
+            continuation.yield(event)
+            move(to: .ended)
+        default:
+            continuation.yield(event)
+        }
+    }
+
+    private func sessionFailed(generation expected: Int) {
+        if lock.withLock({ generation == expected && queue == nil }) { move(to: .failed) }
     }
 
     private func perform(_ command: UserCommand) {
@@ -431,6 +495,7 @@ public final class Player: @unchecked Sendable {
                 loop.toggle(at: currentTime ?? 0)
                 abLoop = loop
                 showMessage(loop.description)
+            case .movePlaylist(let offset): movePlaylistFromKey(by: offset)
             case .toggleFullscreen: break
             case .quit: stop()
             }

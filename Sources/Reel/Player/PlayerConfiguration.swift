@@ -92,6 +92,9 @@ extension Player {
         /// ASS/SSA, or anything FFmpeg reads as text subtitles. They follow the input's own
         /// tracks in ``Player/tracks``.
         public var subtitleFiles: [String] = []
+        /// Also loads the subtitle files beside a local input named as it is (`movie.srt`,
+        /// `movie.ass` beside `movie.mkv`), for each input opened, as mpv's `--sub-auto=exact`.
+        public var loadsSameNameSubtitles = false
         /// Seconds subtitles show later (earlier when negative) than their times say.
         public var subtitleDelay = 0.0
         /// Text size factor for subtitles (mpv's `--sub-scale`).

@@ -10,8 +10,13 @@ public enum PlayerEvent: Sendable {
     case firstFrame(latency: Double)
     /// A seek finished: the frame at `position` seconds is on screen.
     case seekCompleted(position: Double)
-    /// Every stream was played to its end.
+    /// Every stream was played to its end (of a playlist, its last item's, nothing left to play).
     case endOfStream
+    /// A playlist item was opened in place of the one before (``Player/open(_:)-(Playlist)``);
+    /// its first frame follows.
+    case itemStarted(index: Int, url: String)
+    /// A playlist item could not be opened, or failed while playing; the next one plays.
+    case itemFailed(index: Int, url: String, error: PlayerError)
     /// Playback failed; the player is in the failed state.
     case error(PlayerError)
     /// A screenshot asked for in the window (`s`) was written to `path`.

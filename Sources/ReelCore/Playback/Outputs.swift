@@ -107,6 +107,8 @@ public enum UserCommand: Sendable, Equatable {
     case toggleSubtitles
     /// Show subtitles this many seconds later, earlier when negative (`z` −0.1, `x` +0.1).
     case changeSubtitleDelay(by: Double)
+    /// Go this many playlist items on, back when negative (`>` and Enter, `<`).
+    case movePlaylist(by: Int)
     /// Stop and close (q, Escape, the window's close button).
     case quit
 }

@@ -17,11 +17,11 @@ public enum PlayerState: String, Sendable, Codable, CaseIterable {
     /// Stopped by an error.
     case failed
 
-    /// The moves a player may make (anything may stop back to `idle`).
+    /// The moves a player may make (anything may stop back to `idle`, or open the next
+    /// playlist item).
     public func canMove(to next: PlayerState) -> Bool {
-        if next == .idle || next == .failed { return true }
+        if next == .idle || next == .failed || next == .opening { return true }
         switch (self, next) {
-        case (.idle, .opening): return true
         case (.opening, .ready): return true
         case (.ready, .playing), (.ready, .paused): return true
         case (.playing, .paused), (.playing, .buffering), (.playing, .ended): return true

@@ -1,0 +1,200 @@
+import Foundation
+import ReelCore
+
+extension Player {
+    /// The playlist being played, with its current item; nil when a single input was
+    /// opened with ``open(_:startingAt:audioTrack:)``.
+    public var playlist: Playlist? { lock.withLock { queue } }
+
+    /// Plays `playlist`'s items one after another, from its current item: each is opened
+    /// when the one before ends, in the same window (as mpv keeps it), and mpv's loops
+    /// apply (``Playlist/loopFile``, ``Playlist/loopPlaylist``). The player is then `ready`
+    /// on the first item that opens; ``PlayerEvent/itemStarted(index:url:)`` and
+    /// ``PlayerEvent/itemFailed(index:url:error:)`` report each item, and
+    /// ``PlayerEvent/endOfStream`` comes once, when nothing is left to play.
+    ///
+    /// Items that cannot be opened are skipped; this throws ``PlaylistError`` (and the
+    /// player fails) only when none can be. `start` seconds apply to the item opened first.
+    public func open(_ playlist: Playlist, startingAt start: Double? = nil) async throws {
+        stop()
+        let expected = lock.withLock { () -> Int in
+            queue = playlist
+            wantsToPlay = false
+            return generation
+        }
+        do {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                    itemQueue.async { [self] in done.resume(with: Result { try openQueuedItem(generation: expected, endsWhenExhausted: false, startingAt: start) }) }
+                }
+            } onCancel: { [weak self] in
+                self?.lock.withLock { self?.openingInterrupt }?.cancel()
+            }
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            move(to: .failed)
+            continuation.yield(.error(PlayerError(error)))
+            throw error
+        }
+    }
+
+    /// Plays the playlist item `offset` places away (1 the next, −1 the one before), as
+    /// the window's `>` and `<` do; false when there is none (past either end of a list
+    /// that does not loop). Playing or paused stays as it was.
+    @discardableResult
+    public func movePlaylist(by offset: Int) async throws -> Bool {
+        try await onItemQueue { [self] in
+            let expected = lock.withLock { generation }
+            guard lock.withLock({ queue?.move(by: offset) }) != nil else { return false }
+            try openQueuedItem(generation: expected, endsWhenExhausted: true)
+            return true
+        }
+    }
+
+    /// Plays the playlist item at `index`; false when there is none.
+    @discardableResult
+    public func playItem(at index: Int) async throws -> Bool {
+        try await onItemQueue { [self] in
+            let expected = lock.withLock { generation }
+            guard lock.withLock({ queue?.select(index) }) == true else { return false }
+            try openQueuedItem(generation: expected, endsWhenExhausted: true)
+            return true
+        }
+    }
+
+    // MARK: Inside
+
+    func movePlaylistFromKey(by offset: Int) {
+        Task { [self] in
+            guard lock.withLock({ queue }) != nil else { return showMessage("No playlist") }
+            if (try? await movePlaylist(by: offset)) != true { showMessage(offset > 0 ? "No next item" : "No previous item") }
+        }
+    }
+
+    /// An item played to its end: again, the next one, or the end of the list.
+    func queuedItemEnded(generation expected: Int) {
+        itemQueue.async { [self] in
+            let (step, session) = lock.withLock { generation == expected ? (queue?.itemEnded(), self.session) : (nil, nil) }
+            switch step {
+            case .replay?:
+                guard let session else { return }
+                session.requestSeek(to: session.startTime, mode: .exact)
+            case .play?:
+                try? openQueuedItem(generation: expected, endsWhenExhausted: true)
+            case .finish?:
+                continuation.yield(.endOfStream)
+                move(to: .ended)
+            case nil:
+                return
+            }
+        }
+    }
+
+    /// An item failed while playing: reported, and the next one plays.
+    func queuedItemFailed(_ error: PlayerError, generation expected: Int) {
+        itemQueue.async { [self] in
+            let failed = lock.withLock { () -> (step: Playlist.Step?, index: Int, url: String)? in
+                guard generation == expected, let queue else { return nil }
+                let item = (queue.index, queue.current)
+                return (self.queue?.itemFailed(), item.0, item.1)
+            }
+            guard let failed else { return }
+            continuation.yield(.itemFailed(index: failed.index, url: failed.url, error: error))
+            guard case .play = failed.step else {
+                move(to: .failed)
+                continuation.yield(.error(error))
+                return
+            }
+            try? openQueuedItem(generation: expected, endsWhenExhausted: true)
+        }
+    }
+
+    /// Opens the queue's current item in place of the input playing, keeping its video
+    /// output; items that fail to open are reported and skipped. On the item queue.
+    /// When no item is left to try, playback ends (`endsWhenExhausted`) or this throws
+    /// the last failure.
+    func openQueuedItem(generation expected: Int, endsWhenExhausted: Bool, startingAt start: Double? = nil) throws {
+        var expected = expected
+        var failures: [PlaylistError.Failure] = []
+        while true {
+            let interrupt = InterruptController(timeout: configuration.input.timeout)
+            let taken = lock.withLock { () -> (index: Int, url: String, old: PlaybackSession?, video: VideoOutput?)? in
+                guard generation == expected, let queue else { return nil }
+                // Events of the input being replaced are stale from here on.
+                generation += 1
+                expected = generation
+                openingInterrupt = interrupt
+                defer { session = nil }
+                return (queue.index, queue.current, session, heldVideoOutput)
+            }
+            guard let taken else { throw CancellationError() }
+            taken.old?.stop(closingVideoOutput: false)
+            move(to: .opening)
+            do {
+                let session = try makeSession(url: taken.url, startingAt: start, audioTrack: nil, videoOutput: taken.video,
+                                              interrupt: interrupt, generation: expected)
+                let current = lock.withLock { () -> Bool in
+                    openingInterrupt = nil
+                    guard generation == expected else { return false }
+                    self.session = session
+                    heldVideoOutput = session.videoOutput ?? heldVideoOutput
+                    return true
+                }
+                guard current else {
+                    // Stopped meanwhile: the output went with the stop.
+                    session.stop(closingVideoOutput: false)
+                    throw CancellationError()
+                }
+                continuation.yield(.itemStarted(index: taken.index, url: taken.url))
+                move(to: .ready)
+                if lock.withLock({ wantsToPlay }) { play() }
+                return
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                let step = lock.withLock { () -> Playlist.Step?? in
+                    guard generation == expected, !interrupt.isCancelled else { return nil }
+                    openingInterrupt = nil
+                    return .some(queue?.itemFailed())
+                }
+                guard let step else { throw CancellationError() }
+                let failure = PlaylistError.Failure(index: taken.index, url: taken.url, error: PlayerError(error))
+                failures.append(failure)
+                continuation.yield(.itemFailed(index: failure.index, url: failure.url, error: failure.error))
+                if case .play = step { continue }
+                guard endsWhenExhausted else { throw PlaylistError(failures: failures) }
+                continuation.yield(.endOfStream)
+                stop()
+                return
+            }
+        }
+    }
+
+    private func onItemQueue<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { done in
+            itemQueue.async { done.resume(with: Swift.Result { try work() }) }
+        }
+    }
+}
+
+/// No item of a playlist could be played.
+public struct PlaylistError: Error, Sendable, CustomStringConvertible {
+    /// An item that failed, and why.
+    public struct Failure: Sendable {
+        /// Its index in the playlist.
+        public var index: Int
+        /// Its file or URL.
+        public var url: String
+        /// Why it could not be opened.
+        public var error: PlayerError
+    }
+
+    /// Each item tried, in the order tried.
+    public var failures: [Failure]
+
+    public var description: String {
+        guard failures.count != 1 else { return failures[0].error.description }
+        return "none of the \(failures.count) inputs could be played: " + failures.map { "\($0.url): \($0.error)" }.joined(separator: "; ")
+    }
+}

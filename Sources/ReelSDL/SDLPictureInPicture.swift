@@ -2,21 +2,15 @@ import CSDL2
 import ReelCore
 
 /// The picture-in-picture window: small, borderless, always on top, in the bottom right
-/// corner of the screen, showing the frames of a ``FrameTap`` (converted to BGRA on the
-/// tap's own queue, and turned upright there when the tap hands them over as decoded).
-/// Made hidden with the main window so that switching costs only a show or a hide; used
-/// only on the display thread.
+/// corner of the screen, showing what the main window shows (the frame turned upright,
+/// with its subtitles, or the 360° view), handed over as the BGRA picture the main window
+/// uploads. Made hidden with the main window so that switching costs only a show or a
+/// hide; used only on the display thread.
 final class SDLPictureInPicture {
     static let title = "Reel — picture-in-picture"
     private var canvas: SDLCanvas?
-    private let tap: FrameTap
-    private var subscription: FrameTapSubscription?
-    private let latest = LatestFrame()
+    private var pictureSize: (width: Int, height: Int)?
     private(set) var isShown = false
-
-    init(tap: FrameTap) {
-        self.tap = tap
-    }
 
     var windowID: UInt32 { canvas?.windowID ?? 0 }
     var exists: Bool { canvas != nil }
@@ -34,56 +28,41 @@ final class SDLPictureInPicture {
         canvas = SDLCanvas(title: Self.title, x: position.x, y: position.y, width: Int32(width), height: Int32(height), flags: flags, shown: false)
     }
 
+    /// Shows the window with the last picture handed over.
     func show() {
         guard let window = canvas?.window, !isShown else { return }
-        let latest = self.latest, pool = PixelBufferPool(capacity: 2)
-        subscription = tap.subscribe(format: .bgra, bufferLimit: 1) { sample in
-            latest.store(sample.orientation.isUpright ? sample.pixelBuffer : (try? sample.pixelBuffer.reoriented(sample.orientation, pool: pool)) ?? sample.pixelBuffer)
-        }
         SDL_ShowWindow(window)
         SDL_RaiseWindow(window)
         isShown = true
+        draw()
     }
 
     func hide() {
         guard let window = canvas?.window, isShown else { return }
-        subscription?.cancel()
-        subscription = nil
         SDL_HideWindow(window)
         isShown = false
     }
 
-    /// Draws the newest frame from the tap, if one came since the last call.
-    func refresh() {
-        guard isShown, var canvas, let picture = latest.takeNew(),
-              canvas.upload(picture.planes[0].baseAddress, bytesPerRow: picture.planes[0].bytesPerRow,
-                            width: picture.width, height: picture.height) else { return }
+    /// Takes the main window's picture (BGRA); drawn at once when the window is shown.
+    func present(_ pixels: UnsafeRawPointer, bytesPerRow: Int, width: Int, height: Int) {
+        guard isShown, var canvas, canvas.upload(pixels, bytesPerRow: bytesPerRow, width: width, height: height) else { return }
+        self.canvas = canvas
+        pictureSize = (width, height)
+        draw()
+    }
+
+    /// Draws the last picture again (a window shown or exposed).
+    func draw() {
+        guard isShown, let canvas, let pictureSize else { return }
         let size = canvas.outputSize
-        canvas.drawPicture(into: VideoGravity.fit.placement(pictureWidth: picture.width, pictureHeight: picture.height,
-                                                            aspect: Double(picture.width) / Double(picture.height),
+        canvas.drawPicture(into: VideoGravity.fit.placement(pictureWidth: pictureSize.width, pictureHeight: pictureSize.height,
+                                                            aspect: Double(pictureSize.width) / Double(pictureSize.height),
                                                             width: Int(size.width), height: Int(size.height)).destination)
         SDL_RenderPresent(canvas.renderer)
-        self.canvas = canvas
     }
 
     func close() {
-        subscription?.cancel()
         canvas?.destroy()
         canvas = nil
-    }
-}
-
-/// The newest picture a tap handed over, kept until the display thread takes it.
-private final class LatestFrame: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var picture: PixelBuffer?
-
-    func store(_ buffer: PixelBuffer) { lock.withLock { picture = buffer } }
-
-    func takeNew() -> PixelBuffer? {
-        lock.withLock {
-            defer { picture = nil }
-            return picture
-        }
     }
 }

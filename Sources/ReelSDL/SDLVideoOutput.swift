@@ -6,8 +6,8 @@ import ReelText
 
 /// A resizable SDL2 window: the picture at its display aspect ratio (letterboxed, or as
 /// the window's gravity says), an on-screen display (time, duration, state, volume, speed,
-/// the chapter, a seek bar), and the keys of mpv and ffplay. With a frame tap, `p`
-/// switches to picture-in-picture (a small always-on-top window fed by the tap) and back.
+/// the chapter, a seek bar), and the keys of mpv and ffplay. `p` switches to
+/// picture-in-picture (a small always-on-top window showing the same picture) and back.
 /// Created on the display thread at the first frame, used only there.
 public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private let title: String
@@ -37,6 +37,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private lazy var rasterizer = try? TextRasterizer()
     /// The frame on screen, kept to draw the 360° view again when it moves while paused.
     private var lastFrame: VideoFrame?
+    /// The picture on screen as uploaded (BGRA), kept for picture-in-picture to start with.
+    private var lastPicture: VideoFrame?
     /// The passing message at the top left (a screenshot written, an A-B loop point).
     private var messageLabel = SDLTextLabel()
     /// The list of keys `?` shows over the picture, a label per line.
@@ -46,7 +48,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - title: the window's title.
-    ///   - frameTap: the player's tap; without one there is no picture-in-picture.
+    ///   - frameTap: the player's tap, which a 360° view hands the views it draws.
     ///   - startInPictureInPicture: show the small window instead of this one from the start.
     ///   - panorama: show equirectangular frames as a 360° view with these settings.
     ///   - window: the window's size, position, gravity, aspect, fullscreen and stacking.
@@ -57,8 +59,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         gravity = window.gravity
         self.panorama = panorama.map(SDLPanoramaControl.init(settings:))
         self.frameTap = frameTap
-        pictureInPicture = frameTap.map(SDLPictureInPicture.init(tap:))
-        switchRequested = startInPictureInPicture && frameTap != nil
+        pictureInPicture = SDLPictureInPicture()
+        switchRequested = startInPictureInPicture
     }
 
     private var isInPictureInPicture: Bool { pictureInPicture?.isShown == true }
@@ -87,6 +89,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         // upsampling; the renderers' own YUV paths are coarser.
         guard let picture = try? converter.convert(frame, to: .bgra, quality: .accurate), let plane = picture.planes.first else { return }
         guard canvas?.upload(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: frame.width, height: frame.height) == true else { return }
+        pictureInPicture?.present(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: frame.width, height: frame.height)
+        lastPicture = picture
         pictureSize = (frame.width, frame.height)
         hasPicture = true
         if !isInPictureInPicture { draw() }
@@ -155,7 +159,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         }
         // Paused, no frame comes to carry the switch: now.
         if status.state != .playing { performRequestedSwitch() }
-        pictureInPicture?.refresh()
+        if redraw { pictureInPicture?.draw() }
         if let panorama, panoramaMoved || panorama.exactMapsReady || redraw {
             drawPanorama()
         }
@@ -169,13 +173,14 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     public var feedsFrameTap: Bool { panorama != nil }
 
     /// Draws the 360° view of the frame on screen at the window's size, and hands it to
-    /// the frame tap (picture-in-picture then shows the view too).
+    /// the frame tap and picture-in-picture.
     private func drawPanorama() {
         guard let panorama, let frame = lastFrame, let size = canvas?.outputSize else { return }
         let width = Int(size.width), height = Int(size.height - barHeight)
         guard let picture = panorama.render(frame, width: width, height: height, interactive: true),
               canvas?.upload(picture.planes[0].baseAddress, bytesPerRow: picture.planes[0].bytesPerRow, width: width, height: height) == true
         else { return }
+        pictureInPicture?.present(picture.planes[0].baseAddress, bytesPerRow: picture.planes[0].bytesPerRow, width: width, height: height)
         aspect = Double(width) / Double(height)
         pictureSize = (width, height)
         hasPicture = true
@@ -201,6 +206,11 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             draw()
         } else {
             pictureInPicture.show()
+            if panorama != nil {
+                drawPanorama()
+            } else if let lastPicture, let plane = lastPicture.planes.first {
+                pictureInPicture.present(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: lastPicture.width, height: lastPicture.height)
+            }
             SDL_HideWindow(window)
         }
     }

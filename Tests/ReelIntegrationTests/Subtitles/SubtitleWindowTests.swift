@@ -49,5 +49,33 @@ extension PlaybackTests {
             #expect(try shown(against: without) >= 35, "j did not cycle to no subtitles")
             print("subtitles in the window: \(String(format: "%.1f", drawn)) dB against FFmpeg's subtitles filter; v, z, j followed")
         }
+
+        /// Picture-in-picture shows what the main window shows: the subtitles drawn in.
+        @Test(.timeLimit(.minutes(2))) func pictureInPictureShowsTheSubtitlesToo() throws {
+            let display = try WindowTests.VirtualDisplay()
+            defer { display.stop() }
+            let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()
+            let directory = try Paths.temporaryDirectory()
+            func reference(_ name: String, _ filter: String) throws -> String {
+                let path = directory.appendingPathComponent(name).path
+                let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", video, "-vf", "\(filter),select=eq(n\\,50)", "-frames:v", "1", path])
+                try #require(made.status == 0, "\(made.stderr)")
+                return path
+            }
+            let with = try reference("with.png", "\(SubtitleTests.accurateRGB),subtitles=\(video)")
+            let without = try reference("without.png", SubtitleTests.accurateRGB)
+            let (player, small) = try display.play(["--pause", "--pip", "--start", "2", video], title: "picture-in-picture")
+            defer { player.stop() }
+            // The small window scales the picture (240×180 here): compared at its size.
+            let quality = display.waitFor({ () -> (with: Double, without: Double) in
+                let shot = directory.appendingPathComponent("pip.png").path
+                try? display.screenshot(to: shot)
+                let crop = (small.x, small.y, small.width, small.height)
+                return ((try? WindowTests.psnr(shot, crop: crop, against: with)) ?? 0, (try? WindowTests.psnr(shot, crop: crop, against: without)) ?? 0)
+            }, until: { $0.with >= 30 && $0.with > $0.without + 3 })
+            #expect(quality.with >= 30 && quality.with > quality.without + 3,
+                    "picture-in-picture: \(quality.with) dB against FFmpeg's frame with the subtitles, \(quality.without) dB without")
+            print("subtitles in picture-in-picture: \(String(format: "%.1f", quality.with)) dB with them, \(String(format: "%.1f", quality.without)) dB without")
+        }
     }
 }

@@ -39,6 +39,8 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private var lastFrame: VideoFrame?
     /// The picture on screen as uploaded (BGRA), kept for picture-in-picture to start with.
     private var lastPicture: VideoFrame?
+    /// What goes over the 360° view of the frame on screen (its subtitles).
+    private var lastViewOverlay: PictureOverlay?
     /// The passing message at the top left (a screenshot written, an A-B loop point).
     private var messageLabel = SDLTextLabel()
     /// The list of keys `?` shows over the picture, a label per line.
@@ -72,15 +74,16 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         return true
     }
 
+    /// Subtitles go over the 360° view, not onto the sphere.
+    public var showsAView: Bool { panorama != nil }
+
+    public func present(_ frame: VideoFrame, overlay: @escaping PictureOverlay) {
+        guard panorama != nil else { return present(overlay(frame)) }
+        presentView(of: frame, overlay: overlay)
+    }
+
     public func present(_ frame: VideoFrame) {
-        if panorama != nil {
-            // A 360° view: a 16:9 window at most 1280 wide, whatever the source's size.
-            let width = min(frame.width, 1280)
-            guard prepare(width: width, height: width * 9 / 16) else { return }
-            lastFrame = frame
-            drawPanorama()
-            return
-        }
+        guard panorama == nil else { return presentView(of: frame, overlay: nil) }
         let sar = frame.sampleAspectRatio.isKnown ? (frame.sampleAspectRatio.doubleValue ?? 1) : 1
         aspect = options.aspectOverride ?? Double(frame.width) * sar / Double(frame.height)
         // mpv's window size: the picture's height, the width its display aspect gives.
@@ -169,6 +172,15 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         return commands
     }
 
+    /// A 360° view: a 16:9 window at most 1280 wide, whatever the source's size.
+    private func presentView(of frame: VideoFrame, overlay: PictureOverlay?) {
+        let width = min(frame.width, 1280)
+        guard prepare(width: width, height: width * 9 / 16) else { return }
+        lastFrame = frame
+        lastViewOverlay = overlay
+        drawPanorama()
+    }
+
     /// A 360° view taps the view it draws.
     public var feedsFrameTap: Bool { panorama != nil }
 
@@ -177,14 +189,20 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private func drawPanorama() {
         guard let panorama, let frame = lastFrame, let size = canvas?.outputSize else { return }
         let width = Int(size.width), height = Int(size.height - barHeight)
-        guard let picture = panorama.render(frame, width: width, height: height, interactive: true),
-              canvas?.upload(picture.planes[0].baseAddress, bytesPerRow: picture.planes[0].bytesPerRow, width: width, height: height) == true
+        guard let rendered = panorama.render(frame, width: width, height: height, interactive: true) else { return }
+        var view = rendered.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe)
+        if let overlay = lastViewOverlay {
+            let drawn = overlay(view)
+            if drawn.pixelFormat != view.pixelFormat, let converted = try? converter.convert(drawn, to: .bgra, quality: .accurate) { view = converted }
+        }
+        guard let plane = view.planes.first,
+              canvas?.upload(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: width, height: height) == true
         else { return }
-        pictureInPicture?.present(picture.planes[0].baseAddress, bytesPerRow: picture.planes[0].bytesPerRow, width: width, height: height)
+        pictureInPicture?.present(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: width, height: height)
         aspect = Double(width) / Double(height)
         pictureSize = (width, height)
         hasPicture = true
-        frameTap?.deliver(picture.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe))
+        frameTap?.deliver(view)
         if !isInPictureInPicture { draw() }
         performRequestedSwitch()
     }

@@ -38,12 +38,17 @@ public final class PanoramaVideoOutput: VideoOutput, @unchecked Sendable {
     public var error: String? { failure.withLock { $0 } }
 
     public func present(_ frame: VideoFrame) {
+        present(frame) { $0 }
+    }
+
+    /// Renders the view of `frame` and draws `overlay` (subtitles) over the view.
+    public func present(_ frame: VideoFrame, overlay: @escaping PictureOverlay) {
         do {
             let source = try converter.i420Picture(of: frame)
             let view = settings.isVR
                 ? try renderer.render(source, settings: settings, width: width, height: height)
                 : try renderer.renderFlat(source, settings: settings, width: width, height: height)
-            let shown = view.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe)
+            let shown = overlay(view.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe))
             frameTap?.deliver(shown)
             output.present(shown)
         } catch {
@@ -57,4 +62,7 @@ public final class PanoramaVideoOutput: VideoOutput, @unchecked Sendable {
 
     /// The views go to the tap from here.
     public var feedsFrameTap: Bool { true }
+
+    /// Subtitles go over the view, not onto the sphere.
+    public var showsAView: Bool { true }
 }

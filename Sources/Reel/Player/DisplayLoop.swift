@@ -133,9 +133,21 @@ struct DisplayLoop {
         let look = subtitles.look(control.read { $0.subtitleSettings })
         guard look != drawnLook else { return }
         drawnLook = look
-        let frame = subtitles.draw(into: undrawn.frame, at: undrawn.pts - session.startTime, settings: look.settings)
-        output.present(frame)
+        let frame = present(undrawn.frame, at: undrawn.pts, with: subtitles, settings: look.settings, on: output)
         control.update { $0.shownFrame = frame }
+    }
+
+    /// Shows `frame` with its subtitles: drawn into it, or over the view an output makes of
+    /// it (a 360° view); returns the frame as shown (the source, for a view).
+    private func present(_ frame: VideoFrame, at pts: Double, with subtitles: SubtitleLayer, settings: SubtitleSettings, on output: VideoOutput) -> VideoFrame {
+        let position = pts - session.startTime
+        if output.showsAView {
+            output.present(frame) { subtitles.draw(into: $0, at: position, settings: settings) }
+            return frame
+        }
+        let drawn = subtitles.draw(into: frame, at: position, settings: settings)
+        output.present(drawn)
+        return drawn
     }
 
     /// Starved this long while input should still be coming: buffering.
@@ -167,9 +179,10 @@ struct DisplayLoop {
             let look = subtitles.look(control.read { $0.subtitleSettings })
             undrawn = (frame, pts)
             drawnLook = look
-            frame = subtitles.draw(into: frame, at: pts - session.startTime, settings: look.settings)
+            frame = present(frame, at: pts, with: subtitles, settings: look.settings, on: output)
+        } else {
+            output.present(frame)
         }
-        output.present(frame)
         if !output.feedsFrameTap { session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : decoded) }
         lastShown = (pts, item.duration)
         let shownAt = monotonicSeconds()

@@ -27,10 +27,22 @@ public protocol VideoOutput: AnyObject {
     /// True when the output hands the player's frame tap what it shows itself (a 360°
     /// view shows a rendering, not the decoded frame); the player then does not.
     var feedsFrameTap: Bool { get }
+    /// True when the output shows a view made from the frame (a 360° view) rather than the
+    /// frame: what goes over the picture (subtitles) is then drawn over the view, through
+    /// ``present(_:overlay:)``, not into the frame.
+    var showsAView: Bool { get }
+    /// Shows `frame` now, with `overlay` drawn over what is shown.
+    func present(_ frame: VideoFrame, overlay: @escaping PictureOverlay)
 }
+
+/// Draws what goes over the picture (subtitles) into a picture of any size: a new frame,
+/// or the one given when nothing shows.
+public typealias PictureOverlay = (VideoFrame) -> VideoFrame
 
 extension VideoOutput {
     public var feedsFrameTap: Bool { false }
+    public var showsAView: Bool { false }
+    public func present(_ frame: VideoFrame, overlay: @escaping PictureOverlay) { present(overlay(frame)) }
 }
 
 /// Something that plays audio by pulling it, as a sound card does.

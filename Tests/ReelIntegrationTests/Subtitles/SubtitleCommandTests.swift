@@ -31,6 +31,29 @@ import Testing
         #expect(try PlaybackTests.WindowTests.psnr(automatic, crop: full, against: without) < 35, "no text in the snapshot")
     }
 
+    /// Over a 360° view the text goes on the view, where libass puts it at the view's size,
+    /// not onto the sphere: our view with the SubRip file against FFmpeg's `subtitles`
+    /// filter run on our view without it.
+    @Test(.timeLimit(.minutes(2))) func overA360ViewTheTextIsDrawnOnTheView() throws {
+        let (_, subtitles) = try SubtitleFixtures.videoWithSubRip()
+        let sphere = try PanoRenderTests.clip()
+        let directory = try Paths.temporaryDirectory()
+        let with = directory.appendingPathComponent("view-with.png").path, without = directory.appendingPathComponent("view-without.png").path
+        let view = ["play", "--headless", "--untimed", "--projection", "equirect", "--yaw", "30", "--view-size", "640x360", "--duration", "1.8"]
+        let drawn = try Processes.run(Paths.reel, view + ["--sub-file", subtitles, "--snapshot", "1.5:\(with)", sphere])
+        try #require(drawn.status == 0, "\(drawn.stderr)")
+        let plain = try Processes.run(Paths.reel, view + ["--snapshot", "1.5:\(without)", sphere])
+        try #require(plain.status == 0, "\(plain.stderr)")
+        let reference = directory.appendingPathComponent("ffmpeg-with.png").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", without, "-vf", "format=rgb24,setpts=PTS+1.5/TB,subtitles=\(subtitles)", reference])
+        try #require(made.status == 0, "\(made.stderr)")
+        let full = (x: 0, y: 0, width: 640, height: 360)
+        let quality = try PlaybackTests.WindowTests.psnr(with, crop: full, against: reference)
+        #expect(quality >= 40, "the view with subtitles: \(quality) dB against FFmpeg's subtitles filter over the view")
+        #expect(try PlaybackTests.WindowTests.psnr(with, crop: full, against: without) < 40, "no text on the view")
+        print("subtitles over a 360° view: \(String(format: "%.1f", quality)) dB against FFmpeg's subtitles filter over the same view")
+    }
+
     @Test func badSubtitleFilesAreRefusedClearly() throws {
         let (video, _) = try SubtitleFixtures.videoWithSubRip()
         let directory = try Paths.temporaryDirectory()

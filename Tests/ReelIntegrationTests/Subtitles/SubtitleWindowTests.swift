@@ -77,5 +77,35 @@ extension PlaybackTests {
                     "picture-in-picture: \(quality.with) dB against FFmpeg's frame with the subtitles, \(quality.without) dB without")
             print("subtitles in picture-in-picture: \(String(format: "%.1f", quality.with)) dB with them, \(String(format: "%.1f", quality.without)) dB without")
         }
+
+        /// A 360° view in the window carries its subtitles on the view, as headless does.
+        @Test(.timeLimit(.minutes(2))) func theWindowsPanoramaViewCarriesTheSubtitles() throws {
+            let display = try WindowTests.VirtualDisplay()
+            defer { display.stop() }
+            let (_, subtitles) = try SubtitleFixtures.videoWithSubRip()
+            let sphere = try PanoRenderTests.clip()
+            let directory = try Paths.temporaryDirectory()
+            // The window of a 768×384 sphere shows a 768×432 view; the same view headless, with the text and without.
+            let view = ["--projection", "equirect", "--yaw", "30"]
+            func headless(_ name: String, _ extra: [String]) throws -> String {
+                let path = directory.appendingPathComponent(name).path
+                let made = try Processes.run(Paths.reel, ["play", "--headless", "--untimed", "--view-size", "768x432", "--duration", "1.8",
+                                                          "--snapshot", "1.5:\(path)"] + view + extra + [sphere])
+                try #require(made.status == 0, "\(made.stderr)")
+                return path
+            }
+            let with = try headless("with.png", ["--sub-file", subtitles]), without = try headless("without.png", [])
+            let (player, window) = try display.play(["--pause", "--start", "1.5", "--sub-file", subtitles] + view + [sphere])
+            defer { player.stop() }
+            let quality = display.waitFor({ () -> (with: Double, without: Double) in
+                let shot = directory.appendingPathComponent("shot.png").path
+                try? display.screenshot(to: shot)
+                let crop = (window.x, window.y, 768, 432)
+                return ((try? WindowTests.psnr(shot, crop: crop, against: with)) ?? 0, (try? WindowTests.psnr(shot, crop: crop, against: without)) ?? 0)
+            }, until: { $0.with >= 30 && $0.with > $0.without + 3 })
+            #expect(quality.with >= 30 && quality.with > quality.without + 3,
+                    "the window's 360° view: \(quality.with) dB against the headless view with subtitles, \(quality.without) dB without")
+            print("subtitles over the window's 360° view: \(String(format: "%.1f", quality.with)) dB with them, \(String(format: "%.1f", quality.without)) dB without")
+        }
     }
 }

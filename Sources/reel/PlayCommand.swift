@@ -7,7 +7,8 @@ struct PlayCommand: AsyncParsableCommand {
         commandName: "play",
         abstract: "Play a file or stream in a window, or headless.",
         discussion: """
-            Several inputs, or --playlist, play one after another in one window, as mpv's playlist;             --loop-file and --loop-playlist repeat them (a bare --loop-file or --loop-playlist is inf).
+            Several inputs, or --playlist, play one after another in one window, as mpv's playlist; \
+            --loop-file and --loop-playlist repeat them (a bare --loop-file or --loop-playlist is inf).
 
             Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, # next audio track, \
             j next subtitle track, v subtitles on and off, z and x subtitle delay −/+ 0.1 s, f fullscreen, \
@@ -129,7 +130,7 @@ struct PlayCommand: AsyncParsableCommand {
     func validate() throws {
         if inputs.isEmpty && playlist == nil { throw ValidationError("give an input to play (a file or URL), or --playlist FILE") }
         guard LoopCount(parsing: loopFile) != nil else { throw ValidationError("--loop-file takes a count, inf or no (got \(loopFile))") }
-        guard let plays = LoopCount(parsing: loopPlaylist) else { throw ValidationError("--loop-playlist takes a count, inf or no (got \(loopPlaylist))") }
+        guard let plays = playlistPasses else { throw ValidationError("--loop-playlist takes a count, inf or no (got \(loopPlaylist))") }
         if plays == .times(0) { throw ValidationError("--loop-playlist 0 would play nothing; 1 plays the list once") }
         guard (0.5...2).contains(rate) else { throw ValidationError("--rate must be between 0.5 and 2") }
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
@@ -163,6 +164,11 @@ struct PlayCommand: AsyncParsableCommand {
         }
     }
 
+    /// How many times the list plays: mpv's `--loop-playlist=no` plays it once.
+    var playlistPasses: LoopCount? {
+        loopPlaylist.lowercased() == "no" ? .times(1) : LoopCount(parsing: loopPlaylist)
+    }
+
     static func parseSnapshot(_ text: String) -> (time: Double, path: String)? {
         guard let colon = text.firstIndex(of: ":"), let time = Double(text[..<colon]), time >= 0 else { return nil }
         let path = String(text[text.index(after: colon)...])
@@ -188,7 +194,7 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)")
         }
-        guard let queue = Playlist(items, loopFile: LoopCount(parsing: loopFile) ?? .times(0), loopPlaylist: LoopCount(parsing: loopPlaylist) ?? .times(1)) else {
+        guard let queue = Playlist(items, loopFile: LoopCount(parsing: loopFile) ?? .times(0), loopPlaylist: playlistPasses ?? .times(1)) else {
             throw fail("no input to play")
         }
         let input = queue.current

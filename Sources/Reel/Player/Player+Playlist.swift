@@ -8,7 +8,7 @@ extension Player {
 
     /// Plays `playlist`'s items one after another, from its current item: each is opened
     /// when the one before ends, in the same window (as mpv keeps it), and mpv's loops
-    /// apply (``Playlist/loopFile``, ``Playlist/loopPlaylist``). The player is then `ready`
+    /// apply (`Playlist.loopFile`, `Playlist.loopPlaylist`). The player is then `ready`
     /// on the first item that opens; ``PlayerEvent/itemStarted(index:url:)`` and
     /// ``PlayerEvent/itemFailed(index:url:error:)`` report each item, and
     /// ``PlayerEvent/endOfStream`` comes once, when nothing is left to play.

@@ -12,7 +12,7 @@ public enum PlayerEvent: Sendable {
     case seekCompleted(position: Double)
     /// Every stream was played to its end (of a playlist, its last item's, nothing left to play).
     case endOfStream
-    /// A playlist item was opened in place of the one before (``Player/open(_:)-(Playlist)``);
+    /// A playlist item was opened in place of the one before (``Player/open(_:startingAt:)``);
     /// its first frame follows.
     case itemStarted(index: Int, url: String)
     /// A playlist item could not be opened, or failed while playing; the next one plays.

@@ -22,7 +22,7 @@ public struct Playlist: Sendable, Equatable {
     /// it twice).
     public var loopFile: LoopCount
     /// How many times the whole list plays (mpv's `--loop-playlist`: 1 plays it once,
-    /// the default; `forever` also lets `<` and `>` wrap around).
+    /// the default). While passes are left, `<` and `>` wrap around its ends.
     public var loopPlaylist: LoopCount
     private var replaysOfItem = 0
     private var passesDone = 0
@@ -62,7 +62,7 @@ public struct Playlist: Sendable, Equatable {
     public mutating func move(by offset: Int) -> Int? {
         var target = index + offset
         if !items.indices.contains(target) {
-            guard loopPlaylist == .forever || loopPlaylist.allowsAnother(after: passesDone + 1) else { return nil }
+            guard loopPlaylist.allowsAnother(after: passesDone + 1) else { return nil }
             target = ((target % items.count) + items.count) % items.count
         }
         select(target)

@@ -79,10 +79,15 @@ public enum PlaylistFile {
 
 /// Why a playlist file gave no entries.
 public enum PlaylistFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file cannot be opened or read.
     case unreadable(String)
+    /// The file is bigger than any playlist (``PlaylistFile/maximumBytes``).
     case tooLarge(String, limit: Int)
+    /// The file holds binary data (a NUL byte): a video given as the list, say.
     case notText(String)
+    /// The file names no inputs.
     case empty(String)
+    /// More entries than ``PlaylistFile/maximumEntries``.
     case tooManyEntries(limit: Int)
 
     public var description: String {

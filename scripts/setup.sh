@@ -18,6 +18,7 @@ packages=(
   zsh fish              # the shells whose completion scripts the tests load
   mpv                   # the playback benchmark's peer
   nginx-light libnginx-mod-rtmp   # a real RTMP server for the input tests
+  python3-gi gir1.2-gst-rtsp-server-1.0   # a real RTSP server (gst-rtsp-server) for the live input tests
   libsrtp2-dev          # SRTP and SRTCP for the RTP receiver
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad   # the second RTP sender (rtph264pay, rtph265pay)
   libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev

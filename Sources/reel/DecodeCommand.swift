@@ -31,6 +31,8 @@ struct DecodeCommand: AsyncParsableCommand {
     @Option(help: "Hardware decoding: none, auto, or a device type (vaapi, vdpau, cuda…). Falls back to software.")
     var hwaccel: String = "none"
 
+    @OptionGroup(title: "Network input") var network: NetworkInputOptions
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -44,13 +46,16 @@ struct DecodeCommand: AsyncParsableCommand {
         case "auto": .automatic
         default: .device(hwaccel)
         }
-        let options = FrameChecksums.Options(stream: stream.mediaType, input: common.demuxOptions,
+        var demuxOptions = common.demuxOptions
+        let input = network.apply(to: self.input, options: &demuxOptions)
+        let options = FrameChecksums.Options(stream: stream.mediaType, input: demuxOptions,
                                              decoder: DecoderOptions(threadCount: threads, hardware: hardware))
         if framemd5 {
             try await failing {
                 var output = BufferedOutput()
+                // The lines of the frames decoded before a failure are printed too.
+                defer { output.flush() }
                 for try await line in FrameChecksums.lines(of: input, options: options) { output.write(line) }
-                output.flush()
             }
         } else {
             let summary = try await failing { try await DecodeRun.run(input, options: options) }

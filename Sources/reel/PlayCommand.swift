@@ -116,6 +116,8 @@ struct PlayCommand: AsyncParsableCommand {
                                valueName: "curve|off"))
     var toneMapping: String = "hable"
 
+    @OptionGroup(title: "Network input") var network: NetworkInputOptions
+
     @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
 
     @OptionGroup(title: "Window") var window: WindowOptions
@@ -179,6 +181,7 @@ struct PlayCommand: AsyncParsableCommand {
         common.setUpLogging()
         var configuration = Player.Configuration()
         configuration.input = common.demuxOptions
+        if let transport = network.rtspTransport { configuration.input.formatOptions["rtsp_transport"] = transport }
         configuration.untimed = untimed
         configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio
         configuration.decoder = DecoderOptions(threadCount: threads)
@@ -188,16 +191,18 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.screenshotDirectory = screenshotDir
         configuration.audioTrack = TrackRequest(mpvTrackID: aid, languages: alang)
         subtitles.apply(to: &configuration)
-        let items: [String]
+        // Named as given (no password) in the window's title and on stderr.
+        let names: [String]
         do {
-            items = try inputs + (playlist.map(PlaylistFile.entries(atPath:)) ?? [])
+            names = try inputs + (playlist.map(PlaylistFile.entries(atPath:)) ?? [])
         } catch {
             throw fail("\(error)")
         }
+        let items = names.map { NetworkInputOptions.url($0, user: network.user, password: network.password) }
         guard let queue = Playlist(items, loopFile: LoopCount(parsing: loopFile) ?? .times(0), loopPlaylist: playlistPasses ?? .times(1)) else {
             throw fail("no input to play")
         }
-        let input = queue.current
+        let input = names[0]
 
         let headlessVideo = HeadlessVideoOutput()
         let frameTap = FrameTap.withLibswscaleFallback()
@@ -289,11 +294,11 @@ struct PlayCommand: AsyncParsableCommand {
         var failedItems: Set<Int> = []
         loop: for await event in player.events {
             switch event {
-            case .itemStarted(_, let url) where items.count > 1:
-                FileHandle.standardError.write(Data("Playing: \(url)\n".utf8))
-            case .itemFailed(let index, let url, let error) where items.count > 1:
+            case .itemStarted(let index, _) where items.count > 1:
+                FileHandle.standardError.write(Data("Playing: \(names[index])\n".utf8))
+            case .itemFailed(let index, _, let error) where items.count > 1:
                 failedItems.insert(index)
-                FileHandle.standardError.write(Data("reel: \(url): \(error)\n".utf8))
+                FileHandle.standardError.write(Data("reel: \(names[index]): \(error)\n".utf8))
             case .endOfStream, .stateChanged(.idle): break loop
             case .error(let error):
                 failure = error

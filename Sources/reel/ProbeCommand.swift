@@ -14,11 +14,15 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @OptionGroup(title: "Network input") var network: NetworkInputOptions
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
         common.setUpLogging()
-        let info = try await failing { try await MediaProbe.probe(input, options: common.demuxOptions) }
+        var demuxOptions = common.demuxOptions
+        let input = network.apply(to: self.input, options: &demuxOptions)
+        let info = try await failing { try await MediaProbe.probe(input, options: demuxOptions) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -62,9 +62,18 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        var line = "cannot \(operation.rawValue) '\(url)': \(reasonText)"
+        var line = "cannot \(operation.rawValue) '\(Self.redactingPassword(url))': \(reasonText)"
         if let detail, !detail.isEmpty, detail.lowercased() != reasonText.lowercased() { line += " (\(detail))" }
         return line
+    }
+
+    /// `scheme://user:***@host…` for `scheme://user:password@host…`: a line a user reads
+    /// (and logs keep) does not show the password.
+    static func redactingPassword(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
     }
 
     private var reasonText: String {
@@ -79,7 +88,10 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let seconds): "no answer within \(MediaTime.formatSeconds(seconds).replacingTrailingZeros()) s"
         case .cancelled: "cancelled"
         case .unsupportedProtocol: "unsupported protocol"
-        case .httpStatus(let status): "the server answered HTTP \(status)"
+        case .httpStatus(401): "the server wants credentials it was not given, or refused them (401)"
+        case .httpStatus(403): "the server forbids access (403)"
+        case .httpStatus(404): "the server has nothing at that address (404)"
+        case .httpStatus(let status): "the server answered \(status)"
         case .other: "input/output error"
         }
     }

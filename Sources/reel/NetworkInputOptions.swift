@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+/// How `reel play`, `probe` and `decode` reach a network input: RTSP's transport and the
+/// credentials a server asks for (RTSP, HTTP, RTMP), as ffmpeg and mpv take them.
+struct NetworkInputOptions: ParsableArguments {
+    @Option(name: .customLong("rtsp-transport"), help: ArgumentHelp("RTSP: receive RTP over udp, or interleaved in the RTSP connection (tcp); FFmpeg tries udp then tcp by default.",
+                                                                    valueName: "udp|tcp"))
+    var rtspTransport: String?
+
+    @Option(help: "The user name a server asks for (or user:password@ in the URL).")
+    var user: String?
+
+    @Option(help: "The password a server asks for, with --user.")
+    var password: String?
+
+    func validate() throws {
+        if let rtspTransport, !["udp", "tcp"].contains(rtspTransport) { throw ValidationError("--rtsp-transport takes udp or tcp (got \(rtspTransport))") }
+        if password != nil && user == nil { throw ValidationError("--password goes with --user") }
+    }
+
+    /// `url` with the credentials in it, and `options` with the transport.
+    func apply(to url: String, options: inout DemuxOptions) -> String {
+        if let rtspTransport { options.formatOptions["rtsp_transport"] = rtspTransport }
+        return Self.url(url, user: user, password: password)
+    }
+
+    /// `scheme://user:password@host…` from `scheme://host…`, percent-encoded; a URL that
+    /// names a user already, or has no scheme, is left as it is.
+    static func url(_ url: String, user: String?, password: String?) -> String {
+        guard let user, let schemeEnd = url.range(of: "://") else { return url }
+        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" }
+        guard !authority.contains("@") else { return url }
+        var allowed = CharacterSet.urlUserAllowed
+        allowed.remove(charactersIn: ":@/")
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text }
+        let credentials = encode(user) + (password.map { ":" + encode($0) } ?? "")
+        return String(url[..<schemeEnd.upperBound]) + credentials + "@" + String(url[schemeEnd.upperBound...])
+    }
+}

@@ -1,0 +1,51 @@
+# RTSP servers on gst-rtsp-server for the tests: serve FILE (MP4, H.264 + AAC) on
+# loopback as /clip, to anyone on PORT and to USER:PASSWORD alone (digest authentication)
+# on PORT + 1, over RTP/UDP or TCP-interleaved as the client asks. Prints "ready" once
+# both listen. (One server cannot do both: an anonymous client's default token makes it
+# answer 404, not the 401 that asks a client for its credentials.)
+#   python3 rtsp-server.py PORT FILE USER PASSWORD
+import sys
+
+import gi
+gi.require_version("Gst", "1.0")
+gi.require_version("GstRtsp", "1.0")
+gi.require_version("GstRtspServer", "1.0")
+from gi.repository import GLib, Gst, GstRtsp, GstRtspServer
+
+port, path, user, password = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+Gst.init(None)
+
+launch = (f"( filesrc location={path} ! qtdemux name=d "
+          "d.video_0 ! queue ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1 "
+          "d.audio_0 ! queue ! aacparse ! rtpmp4gpay name=pay1 pt=97 )")
+
+
+
+def serve(service, auth):
+    server = GstRtspServer.RTSPServer.new()
+    server.set_address("127.0.0.1")
+    server.set_service(service)
+    media = GstRtspServer.RTSPMediaFactory.new()
+    media.set_launch(launch)
+    media.set_protocols(GstRtsp.RTSPLowerTrans.UDP | GstRtsp.RTSPLowerTrans.TCP)
+    if auth:
+        server.set_auth(auth)
+        permissions = GstRtspServer.RTSPPermissions()
+        permissions.add_role("user")
+        permissions.add_permission_for_role("user", "media.factory.access", True)
+        permissions.add_permission_for_role("user", "media.factory.construct", True)
+        media.set_permissions(permissions)
+    server.get_mount_points().add_factory("/clip", media)
+    if server.attach(None) == 0:
+        sys.exit(f"rtsp-server: cannot listen on 127.0.0.1:{service}")
+    return server
+
+
+auth = GstRtspServer.RTSPAuth()
+auth.set_supported_methods(GstRtsp.RTSPAuthMethod.DIGEST)
+token = GstRtspServer.RTSPToken()
+token.set_string("media.factory.role", "user")
+auth.add_digest(user, password, token)
+servers = [serve(port, None), serve(str(int(port) + 1), auth)]
+print("ready", flush=True)
+GLib.MainLoop().run()

@@ -17,6 +17,8 @@ import ReelCore
         #expect(InputError(.httpStatus(404), operation: .open, url: "rtsp://viewer@cam/x").description
                 == "cannot open 'rtsp://viewer@cam/x': the server has nothing at that address (404)")
         #expect(InputError(.httpStatus(500), operation: .read, url: "http://a/b:c@d").description == "cannot read 'http://a/b:c@d': the server answered 500")
+        #expect(InputError(.other, operation: .open, url: "srt://h:9000?mode=caller&passphrase=correct-horse", detail: "to srt://h:9000?passphrase=correct-horse failed").description
+                == "cannot open 'srt://h:9000?mode=caller&passphrase=***': input/output error (to srt://h:9000?passphrase=*** failed)")
     }
 
     @Test func decodeErrorsNameTheCodec() {

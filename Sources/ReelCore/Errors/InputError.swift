@@ -1,3 +1,4 @@
+import Foundation
 /// Opening or reading an input failed.
 ///
 /// ``description`` is one line a user can act on, naming the input, what was being done
@@ -62,18 +63,20 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        var line = "cannot \(operation.rawValue) '\(Self.redactingPassword(url))': \(reasonText)"
+        var line = "cannot \(operation.rawValue) '\(url)': \(reasonText)"
         if let detail, !detail.isEmpty, detail.lowercased() != reasonText.lowercased() { line += " (\(detail))" }
-        return line
+        return Self.redactingSecrets(line)
     }
 
-    /// `scheme://user:***@host…` for `scheme://user:password@host…`: a line a user reads
-    /// (and logs keep) does not show the password.
-    static func redactingPassword(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
-        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
+    /// `line` with the secrets URLs carry masked: the password of `scheme://user:password@`
+    /// and SRT's `passphrase=`. A line a user reads (and logs keep) shows neither.
+    static func redactingSecrets(_ line: String) -> String {
+        var line = line
+        for (pattern, template) in [("(://[^/\\s'@:]*:)[^/\\s']*@", "$1***@"), ("(passphrase=)[^&\\s')]*", "$1***")] {
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            line = expression.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: template)
+        }
+        return line
     }
 
     private var reasonText: String {

@@ -75,13 +75,20 @@ public final class Demuxer {
     ///
     /// Throws ``InputError`` when the input is damaged or truncated, when the read
     /// timed out or was cancelled, or on a network error.
+    /// SRT has no end of stream but the sender closing the connection, which libsrt reports
+    /// as a lost connection (EIO): that is the end of what was sent, as ffmpeg takes it.
+    private func endsTheStream(_ code: Int32) -> Bool {
+        code == -EIO && url.lowercased().hasPrefix("srt://") && !interrupt.isCancelled
+    }
+
     public func readPacket() throws -> Packet? {
         guard let packet = av_packet_alloc() else { throw InputError(.other, operation: .read, url: url, detail: "out of memory") }
         let box = PacketBox(packet)
         FFmpegLog.clearLastError()
         let code = interrupt.guarding { av_read_frame(context, packet) }
+        if endsTheStream(code) { return nil }
         if code == FFmpegCode.endOfFile {
-            if let pb = context.pointee.pb, pb.pointee.error < 0, pb.pointee.error != FFmpegCode.endOfFile {
+            if let pb = context.pointee.pb, pb.pointee.error < 0, pb.pointee.error != FFmpegCode.endOfFile, !endsTheStream(pb.pointee.error) {
                 throw Self.error(pb.pointee.error, operation: .read, url: url, interrupt: interrupt)
             }
             // Demuxers meet a cut-off file as an early end, saying so only in the log
@@ -171,6 +178,10 @@ public final class Demuxer {
         var detail = FFmpegLog.lastError ?? ffmpegErrorText(code)
         if case .timedOut = reason { detail = "" }
         if reason == .cancelled { detail = "" }
+        // libsrt tells why a listener refused a caller only in its own log: say what it usually is.
+        if operation == .open, code == -EIO, url.lowercased().hasPrefix("srt://") {
+            detail = "the SRT peer refused the connection: a wrong or missing passphrase, or a stream ID it does not serve"
+        }
         return InputError(reason, operation: operation, url: url, code: code, detail: detail)
     }
 }

@@ -71,16 +71,17 @@ public final class Demuxer {
         avformat_close_input(&pointer)
     }
 
-    /// Reads the next packet of any stream; `nil` at the end of the input.
-    ///
-    /// Throws ``InputError`` when the input is damaged or truncated, when the read
-    /// timed out or was cancelled, or on a network error.
     /// SRT has no end of stream but the sender closing the connection, which libsrt reports
     /// as a lost connection (EIO): that is the end of what was sent, as ffmpeg takes it.
     private func endsTheStream(_ code: Int32) -> Bool {
         code == -EIO && url.lowercased().hasPrefix("srt://") && !interrupt.isCancelled
     }
 
+    /// Reads the next packet of any stream; `nil` at the end of the input (for SRT, the
+    /// sender closing the connection).
+    ///
+    /// Throws ``InputError`` when the input is damaged or truncated, when the read
+    /// timed out or was cancelled, or on a network error.
     public func readPacket() throws -> Packet? {
         guard let packet = av_packet_alloc() else { throw InputError(.other, operation: .read, url: url, detail: "out of memory") }
         let box = PacketBox(packet)

@@ -75,14 +75,16 @@ struct DisplayLoop {
                 continue
             }
             if paused && stepping && shownSerial == serial {
-                // A frame step: the next frame now, the clocks moved to it and held.
-                show(item, frame, pts: pts, serial: serial, output: output)
+                // A frame step: the clocks moved to the next frame and held, then the frame
+                // shown (a caller that sees the frame reads its time).
                 control.update { control in
                     control.stepsRequested = max(control.stepsRequested - 1, 0)
                     control.steppedWhilePaused = true
+                    control.videoClock.set(pts, serial: serial, at: now)
                     control.audioClock.set(pts, serial: serial, at: now)
                     control.externalClock.set(pts, serial: serial, at: now)
                 }
+                show(item, frame, pts: pts, serial: serial, output: output)
                 continue
             }
             if shownSerial != serial || session.configuration.untimed {

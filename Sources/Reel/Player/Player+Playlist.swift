@@ -44,23 +44,13 @@ extension Player {
     /// that does not loop). Playing or paused stays as it was.
     @discardableResult
     public func movePlaylist(by offset: Int) async throws -> Bool {
-        try await onItemQueue { [self] in
-            let expected = lock.withLock { generation }
-            guard lock.withLock({ queue?.move(by: offset) }) != nil else { return false }
-            try openQueuedItem(generation: expected, endsWhenExhausted: true)
-            return true
-        }
+        try await playQueuedItem { $0.move(by: offset) != nil }
     }
 
     /// Plays the playlist item at `index`; false when there is none.
     @discardableResult
     public func playItem(at index: Int) async throws -> Bool {
-        try await onItemQueue { [self] in
-            let expected = lock.withLock { generation }
-            guard lock.withLock({ queue?.select(index) }) == true else { return false }
-            try openQueuedItem(generation: expected, endsWhenExhausted: true)
-            return true
-        }
+        try await playQueuedItem { $0.select(index) }
     }
 
     // MARK: Inside
@@ -171,9 +161,22 @@ extension Player {
         }
     }
 
-    private func onItemQueue<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    /// Changes the queue's current item with `choose` (false: no such item) and plays it, on
+    /// the item queue.
+    private func playQueuedItem(_ choose: @escaping @Sendable (inout Playlist) -> Bool) async throws -> Bool {
         try await withCheckedThrowingContinuation { done in
-            itemQueue.async { done.resume(with: Swift.Result { try work() }) }
+            itemQueue.async { [self] in
+                done.resume(with: Result {
+                    let expected = lock.withLock { generation }
+                    let chosen = lock.withLock { () -> Bool in
+                        guard queue != nil else { return false }
+                        return choose(&queue!)
+                    }
+                    guard chosen else { return false }
+                    try openQueuedItem(generation: expected, endsWhenExhausted: true)
+                    return true
+                })
+            }
         }
     }
 }

@@ -5,18 +5,19 @@ extension PlaybackTests {
     /// A styled ASS track in the real window (Xvfb), against FFmpeg's `subtitles` filter,
     /// and the keys that change it: `v` hides and shows, `z` delays, `j` cycles to none.
     @Suite(.serialized) struct SubtitleWindowTests {
+        /// FFmpeg's frame 50 of `video` (2.0 s: the karaoke line and the sign) through `filter`, written to `path`.
+        static func frame50(of video: String, filter: String, to path: String) throws -> String {
+            let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", video, "-vf", "\(filter),select=eq(n\\,50)", "-frames:v", "1", path])
+            try #require(made.status == 0, "\(made.stderr)")
+            return path
+        }
+
         @Test(.timeLimit(.minutes(2))) func theWindowShowsTheASSTrackAndItsKeysChangeIt() throws {
             let display = try WindowTests.VirtualDisplay()
             defer { display.stop() }
             let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()
             let directory = try Paths.temporaryDirectory()
-            /// FFmpeg's frame 50 (2.0 s: the karaoke line and the sign), with the track and without.
-            func reference(_ name: String, _ filter: String) throws -> String {
-                let path = directory.appendingPathComponent(name).path
-                let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", video, "-vf", "\(filter),select=eq(n\\,50)", "-frames:v", "1", path])
-                try #require(made.status == 0, "\(made.stderr)")
-                return path
-            }
+            func reference(_ name: String, _ filter: String) throws -> String { try Self.frame50(of: video, filter: filter, to: directory.appendingPathComponent(name).path) }
             let with = try reference("with.png", "\(SubtitleTests.accurateRGB),subtitles=\(video)")
             let without = try reference("without.png", SubtitleTests.accurateRGB)
             let (player, window) = try display.play(["--pause", "--start", "2", video])
@@ -56,12 +57,7 @@ extension PlaybackTests {
             defer { display.stop() }
             let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()
             let directory = try Paths.temporaryDirectory()
-            func reference(_ name: String, _ filter: String) throws -> String {
-                let path = directory.appendingPathComponent(name).path
-                let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", video, "-vf", "\(filter),select=eq(n\\,50)", "-frames:v", "1", path])
-                try #require(made.status == 0, "\(made.stderr)")
-                return path
-            }
+            func reference(_ name: String, _ filter: String) throws -> String { try Self.frame50(of: video, filter: filter, to: directory.appendingPathComponent(name).path) }
             let with = try reference("with.png", "\(SubtitleTests.accurateRGB),subtitles=\(video)")
             let without = try reference("without.png", SubtitleTests.accurateRGB)
             let (player, small) = try display.play(["--pause", "--pip", "--start", "2", video], title: "picture-in-picture")

@@ -118,6 +118,12 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Network input") var network: NetworkInputOptions
 
+    @OptionGroup(title: "Live") var liveOptions: LiveOptions
+
+    @Option(name: .customLong("audio-out"), help: ArgumentHelp("Write the sound played to a WAV file (32-bit float, 48 kHz stereo) instead of a sound card, as mpv's --ao=pcm: rate changes and volume included, pauses left out.",
+                                                              valueName: "file.wav"))
+    var audioOut: String?
+
     @OptionGroup(title: "Subtitles") var subtitles: SubtitleOptions
 
     @OptionGroup(title: "Window") var window: WindowOptions
@@ -152,6 +158,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
         if noAudio && noVideo { throw ValidationError("--no-audio and --no-video leave nothing to play") }
+        if noAudio && audioOut != nil { throw ValidationError("--audio-out writes the sound played; --no-audio plays none") }
         guard let request = TrackRequest(mpvTrackID: aid) else { throw ValidationError("--aid takes a number from 1, auto or no (got \(aid))") }
         if alang != nil && request != .automatic() { throw ValidationError("--alang chooses among the tracks that --aid \(aid) already chose") }
         if (abLoopA == nil) != (abLoopB == nil) { throw ValidationError("--ab-loop-a and --ab-loop-b go together") }
@@ -181,7 +188,6 @@ struct PlayCommand: AsyncParsableCommand {
         common.setUpLogging()
         var configuration = Player.Configuration()
         configuration.input = common.demuxOptions
-        if let transport = network.rtspTransport { configuration.input.formatOptions["rtsp_transport"] = transport }
         configuration.untimed = untimed
         configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio
         configuration.decoder = DecoderOptions(threadCount: threads)
@@ -191,6 +197,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.screenshotDirectory = screenshotDir
         configuration.audioTrack = TrackRequest(mpvTrackID: aid, languages: alang)
         subtitles.apply(to: &configuration)
+        liveOptions.apply(to: &configuration)
         // Named as given (no password) in the window's title and on stderr.
         let names: [String]
         do {
@@ -198,7 +205,7 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)")
         }
-        let items = names.map { NetworkInputOptions.url($0, user: network.user, password: network.password) }
+        let items = names.map { network.apply(to: $0, options: &configuration.input) }
         guard let queue = Playlist(items, loopFile: LoopCount(parsing: loopFile) ?? .times(0), loopPlaylist: playlistPasses ?? .times(1)) else {
             throw fail("no input to play")
         }
@@ -214,6 +221,17 @@ struct PlayCommand: AsyncParsableCommand {
             return try PanoramaVideoOutput(wrapping: headlessVideo, settings: settings, width: size.width, height: size.height, frameTap: frameTap)
         } : nil
         let (noVideo, noAudio) = (self.noVideo, self.noAudio)
+        let soundFile: SoundFile?
+        do {
+            soundFile = try audioOut.map { try SoundFile(path: $0) }
+        } catch {
+            throw fail("--audio-out: \(error)")
+        }
+        let untimed = self.untimed
+        var soundFileOutput: (@Sendable () -> (any AudioOutput)?)?
+        if let soundFile {
+            soundFileOutput = { HeadlessAudioOutput(untimed: untimed, soundFile: soundFile) }
+        }
         if headless || noVideo {
             player = Player(configuration: configuration, frameTap: frameTap,
                             videoOutput: { () -> VideoOutput? in
@@ -221,7 +239,7 @@ struct PlayCommand: AsyncParsableCommand {
                                 if let panoramaOutput { return panoramaOutput }
                                 return headlessVideo
                             },
-                            audioOutput: { [untimed, headless] () -> AudioOutput? in
+                            audioOutput: soundFileOutput ?? { [untimed, headless] () -> AudioOutput? in
                                 if noAudio { return nil }
                                 if headless { return HeadlessAudioOutput(untimed: untimed) }
                                 return WindowOutputs.soundDevice()
@@ -233,7 +251,7 @@ struct PlayCommand: AsyncParsableCommand {
                 throw fail("no display to open a window on (DISPLAY is not set); run with --headless to play without one")
             }
             let deviceAudio = outputs.audio
-            let audio: @Sendable () -> (any AudioOutput)? = { noAudio ? nil : deviceAudio() }
+            let audio: @Sendable () -> (any AudioOutput)? = soundFileOutput ?? { noAudio ? nil : deviceAudio() }
             player = Player(configuration: configuration, frameTap: frameTap, videoOutput: outputs.video, audioOutput: audio)
         }
         for request in snapshot.compactMap(Self.parseSnapshot) { headlessVideo.snapshot(at: request.time, to: request.path) }
@@ -314,6 +332,11 @@ struct PlayCommand: AsyncParsableCommand {
         for error in headlessVideo.errors { FileHandle.standardError.write(Data("reel: snapshot: \(error)\n".utf8)) }
         if failure == nil, let error = panoramaOutput?.error { throw fail("cannot show the 360° view: \(error)") }
         let tapError = taps.finish(verbose: stats)
+        do {
+            try soundFile?.finish()
+        } catch {
+            throw fail("--audio-out: \(error)")
+        }
         withExtendedLifetime(interrupts) {}
         if let failure { throw fail(failure.description) }
         if let tapError { throw fail("tap: \(tapError)") }

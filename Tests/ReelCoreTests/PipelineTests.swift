@@ -49,6 +49,19 @@ private struct Item: QueueCost {
         #expect(queue.take(ifSerial: 1) == nil, "empty: nothing to take, no wait")
     }
 
+    @Test func aLiveJumpDropsWhatPrecedesTheLastStartOnTheSameTimeline() {
+        let queue = BlockingQueue<Item>(limits: .init(count: 6))
+        for id in 1...6 { queue.put(Item(id: id), serial: 0) }
+        #expect(queue.dropBefore { $0.id == 99 } == nil && queue.count == 6, "no start: nothing dropped")
+        #expect(queue.dropBefore { $0.id % 2 == 0 && $0.id < 6 }?.id == 4, "the last start the test accepts")
+        #expect(queue.count == 3 && queue.byteCount == 300 && abs(queue.duration - 0.12) < 1e-9)
+        #expect(queue.put(Item(id: 7), serial: 0, timeout: 0.01), "room again, on the same timeline")
+        queue.removeAll { $0.id == 5 }
+        #expect(queue.count == 3 && queue.byteCount == 300)
+        #expect([queue.take(), queue.take(), queue.take()].map { $0?.element.id } == [4, 6, 7])
+        #expect(queue.duration == 0)
+    }
+
     @Test func takeTimesOutAndAbortWakesWaiters() {
         let queue = BlockingQueue<Item>(limits: .init(count: 1))
         let start = monotonicSeconds()

@@ -15,6 +15,7 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     private let state = LockedValue<(running: Bool, paused: Bool)>((false, false))
     private let consumed = LockedValue<[Float]>([])
     private let keepSamples: Bool
+    private let soundFile: SoundFile?
     private let stopped = DispatchSemaphore(value: 0)
 
     /// - Parameters:
@@ -24,9 +25,13 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     ///   - keepSamples: keep every sample consumed (first channel), for tests.
     ///   - history: how many of the latest pulls ``pullLog`` keeps (10,000 is 100 s at
     ///     the default period; a player that runs for days must not grow with its log).
+    ///   - soundFile: where every sample consumed is written too; it must have `format`.
     public init(format: AudioDeviceFormat = AudioDeviceFormat(sampleRate: 48000, channels: 2),
-                period: Int = 480, untimed: Bool = false, keepSamples: Bool = false, history: Int = 10_000) {
+                period: Int = 480, untimed: Bool = false, keepSamples: Bool = false, history: Int = 10_000,
+                soundFile: SoundFile? = nil) {
+        precondition(soundFile.map { $0.format == format } ?? true, "the sound file's format is not the device's")
         self.format = format
+        self.soundFile = soundFile
         self.period = period
         self.untimed = untimed
         self.keepSamples = keepSamples
@@ -78,6 +83,7 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
                     if firstSampleTime == nil { firstSampleTime = heardAt }
                     pulls.append((heardAt, index))
                 }
+                soundFile?.append(UnsafeBufferPointer(buffer.bindMemory(to: Float.self)))
                 if keepSamples {
                     let samples = buffer.bindMemory(to: Float.self)
                     consumed.withLock { list in

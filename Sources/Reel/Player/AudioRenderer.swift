@@ -11,11 +11,16 @@ final class AudioRenderer: @unchecked Sendable {
     private let format: AudioDeviceFormat
     private var converter: AudioConverter
     private var converterSerial = -1
+    /// A live jump (``PlaybackControl/liveJumps``) starts the media time anew, as a new timeline does.
+    private var liveJumpsSeen = 0
     /// Converted samples not yet handed to the device, and the media time of the first.
     private var pending: [Float] = []
     private var pendingStart = 0
     private var pendingMediaTime: Double?
     private var reachedEnd = false
+    /// Sound of this timeline was played: a pull with nothing to give is an underrun only
+    /// then (before, a live input's sound has not arrived yet, or a seek's is being decoded).
+    private var playedSound = false
 
     /// An untimed device pulls again as soon as a pull returns: with nothing to give
     /// (paused, starved, ended) the pull waits this long, or it would spin on the lock.
@@ -33,20 +38,22 @@ final class AudioRenderer: @unchecked Sendable {
             output.update(repeating: 0)
             return
         }
-        let (paused, serial, rate, volume, muted, aborted) = session.control.read {
-            ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted)
+        let (paused, serial, rate, volume, muted, aborted, jumps) = session.control.read {
+            ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted, $0.liveJumps)
         }
         guard !paused, !aborted else {
             output.update(repeating: 0)
             if session.configuration.untimed { Thread.sleep(forTimeInterval: Self.untimedIdleWait) }
             return
         }
-        if serial != converterSerial || abs(converter.tempo - rate) > 1e-6 {
+        if serial != converterSerial || abs(converter.tempo - rate) > 1e-6 || jumps != liveJumpsSeen {
             converter = AudioConverter(device: format, tempo: rate)
-            if serial != converterSerial { pending.removeAll(keepingCapacity: true); pendingStart = 0 }
+            if serial != converterSerial || jumps != liveJumpsSeen { pending.removeAll(keepingCapacity: true); pendingStart = 0 }
             converterSerial = serial
+            liveJumpsSeen = jumps
             pendingMediaTime = nil
             reachedEnd = false
+            playedSound = false
         }
         var written = 0
         var firstSampleTime: Double?
@@ -65,6 +72,10 @@ final class AudioRenderer: @unchecked Sendable {
             pendingStart = 0
             guard !reachedEnd, let (item, itemSerial) = session.audioFrames.take(timeout: 0) else { break }
             guard itemSerial == serial else { continue }
+            if let frame = item.frame, session.isLive, let start = frame.presentationTime?.seconds,
+               session.control.isBeforeTarget(serial: serial, time: start, duration: Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))) {
+                continue
+            }
             do {
                 try converter.push(item.frame)
                 if let frame = item.frame, pendingMediaTime == nil { pendingMediaTime = frame.presentationTime?.seconds ?? 0 }
@@ -80,10 +91,11 @@ final class AudioRenderer: @unchecked Sendable {
         }
         if written < output.count {
             for index in written..<output.count { output[index] = 0 }
-            if !reachedEnd && !session.control.read({ $0.readerAtEnd }) { session.control.update { $0.statistics.audioUnderruns += 1 } }
+            if playedSound && !reachedEnd && !session.control.read({ $0.readerAtEnd }) { session.control.update { $0.statistics.audioUnderruns += 1 } }
             if reachedEnd && written == 0 && pending.isEmpty { session.streamEnded(video: false, serial: serial) }
             if written == 0 && session.configuration.untimed { session.audioFrames.waitForElement(timeout: Self.untimedIdleWait) }
         }
+        if written > 0 { playedSound = true }
         let gain = Float(muted ? 0 : volume * volume)
         if gain != 1 { for index in 0..<written { output[index] *= gain } }
         if let firstSampleTime {

@@ -21,6 +21,9 @@ struct DisplayLoop {
     /// paused, a change (`v`, `j`, `z`, `x`) draws it again, as mpv does.
     private var undrawn: (frame: VideoFrame, pts: Double)?
     private var drawnLook: SubtitleLook?
+    /// A live jump went ahead on the same timeline: its first frame shows at once.
+    private var liveJumpsSeen = 0
+    private var showsNextAtOnce = false
 
     init(session: PlaybackSession) {
         self.session = session
@@ -33,7 +36,11 @@ struct DisplayLoop {
             for command in output.idle(status: status(at: now)) { session.onCommand(command) }
             sendTimeEvent(at: now)
 
-            let (paused, serial, rate, stepping) = control.read { ($0.paused, $0.serial, $0.rate, $0.stepsRequested > 0) }
+            let (paused, serial, rate, stepping, jumps) = control.read { ($0.paused, $0.serial, $0.rate, $0.stepsRequested > 0, $0.liveJumps) }
+            if jumps != liveJumpsSeen {
+                liveJumpsSeen = jumps
+                showsNextAtOnce = true
+            }
             if paused && shownSerial == serial && !stepping {
                 redrawSubtitlesIfChanged(output)
                 wasPaused = true
@@ -74,6 +81,11 @@ struct DisplayLoop {
                 if item.frame == nil { session.streamEnded(video: true, serial: itemSerial) }
                 continue
             }
+            // Queued before a live jump set the point to go on from.
+            if session.isLive, control.isBeforeTarget(serial: itemSerial, time: pts, duration: item.duration) {
+                session.videoFrames.take(ifSerial: itemSerial)
+                continue
+            }
             if paused && stepping && shownSerial == serial {
                 // A frame step: the clocks moved to the next frame and held, then the frame
                 // shown (a caller that sees the frame reads its time).
@@ -87,14 +99,15 @@ struct DisplayLoop {
                 show(item, frame, pts: pts, serial: serial, output: output)
                 continue
             }
-            if shownSerial != serial || session.configuration.untimed {
-                // The first frame of a timeline (after opening or seeking) shows at once.
-                if shownSerial != serial {
+            if shownSerial != serial || session.configuration.untimed || showsNextAtOnce {
+                // The first frame of a timeline (after opening, seeking or a live jump) shows at once.
+                if shownSerial != serial || showsNextAtOnce {
                     session.frameTap?.markDiscontinuity()
                     lastPresentedAt = nil
                 }
                 show(item, frame, pts: pts, serial: serial, output: output)
                 frameTimer = now
+                showsNextAtOnce = false
                 if shownSerial != serial { session.emit(.seekCompleted(position: pts - session.startTime)) }
                 shownSerial = serial
                 continue

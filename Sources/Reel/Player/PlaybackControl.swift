@@ -3,6 +3,28 @@ import ReelCore
 /// What the threads of one playback share, behind one lock: the serial of the current
 /// timeline (bumped by every seek), pause, rate, volume, the clocks and the counters.
 final class PlaybackControl: @unchecked Sendable {
+    struct NewestRead {
+        var serial: Int
+        var video: Double?
+        var audio: Double?
+
+        /// Where media is there for every stream played: the stream that arrives last
+        /// (a muxer holds audio back to interleave it) sets the live edge.
+        func edge(hasVideo: Bool, hasAudio: Bool) -> Double? {
+            switch (hasVideo ? video : nil, hasAudio ? audio : nil) {
+            case let (video?, audio?): min(video, audio)
+            case let (video?, nil): hasAudio ? nil : video
+            case let (nil, audio?): hasVideo ? nil : audio
+            case (nil, nil): nil
+            }
+        }
+
+        mutating func note(_ end: Double, video isVideo: Bool, serial: Int) {
+            if serial != self.serial { self = NewestRead(serial: serial) }
+            if isVideo { video = max(video ?? end, end) } else { audio = max(audio ?? end, end) }
+        }
+    }
+
     struct Seek {
         var target: Double
         var mode: SeekMode
@@ -14,7 +36,16 @@ final class PlaybackControl: @unchecked Sendable {
     /// Waiting for input: the clocks stand still and audio is silent, without the user pausing.
     var buffering = false
     var aborted = false
+    /// The rate played at: the caller's, times a live input's catch-up factor.
     var rate = 1.0
+    var userRate = 1.0
+    var catchUpFactor = 1.0
+    /// The end of the newest packet read of each stream played (a live input), on
+    /// timeline `serial`.
+    var newestRead = NewestRead(serial: -1)
+    /// Jumps a live input made ahead on the same timeline: the display shows the next
+    /// frame at once, and the audio renderer starts its media time anew, at each.
+    var liveJumps = 0
     var volume = 1.0
     var muted = false
     var pendingSeek: Seek?
@@ -114,12 +145,27 @@ final class PlaybackControl: @unchecked Sendable {
         }
     }
 
+    /// The caller's rate.
     func setRate(_ rate: Double, at now: Double) {
         update { control in
-            control.rate = rate
-            control.audioClock.setSpeed(rate, at: now)
-            control.videoClock.setSpeed(rate, at: now)
-            control.externalClock.setSpeed(rate, at: now)
+            control.userRate = rate
+            control.applyRate(at: now)
         }
+    }
+
+    /// A live input's catch-up factor (1 on target).
+    func setCatchUpFactor(_ factor: Double, at now: Double) {
+        update { control in
+            control.catchUpFactor = factor
+            control.applyRate(at: now)
+        }
+    }
+
+    /// Call with the lock held.
+    private func applyRate(at now: Double) {
+        rate = userRate * catchUpFactor
+        audioClock.setSpeed(rate, at: now)
+        videoClock.setSpeed(rate, at: now)
+        externalClock.setSpeed(rate, at: now)
     }
 }

@@ -30,6 +30,8 @@ final class PlaybackSession: @unchecked Sendable {
     let onCommand: @Sendable (UserCommand) -> Void
     var onBuffering: @Sendable (Bool) -> Void = { _ in }
     let openedAt: Double
+    /// Played live: latency kept on target (``keepLiveLatency()``).
+    let isLive: Bool
     private let testHooks: PlaybackTestHooks
     private let displayThread: DisplayThread
 
@@ -45,7 +47,7 @@ final class PlaybackSession: @unchecked Sendable {
     private let framePool: FramePool
     private let finished = DispatchGroup()
     /// Seeks come from the caller and from the window's keys: one at a time.
-    private let seekLock = NSLock()
+    let seekLock = NSLock()
     lazy var audioRenderer: AudioRenderer? = audioOutput.map { AudioRenderer(session: self, format: $0.format) }
 
     init(url: String, configuration: Player.Configuration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
@@ -59,10 +61,12 @@ final class PlaybackSession: @unchecked Sendable {
         self.emit = emit
         self.onEnd = onEnd
         self.onCommand = onCommand
-        let demuxer = try PlaybackSources.open(url, options: configuration.input,
+        let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
+        let demuxer = try PlaybackSources.open(url, options: liveByProtocol ? configuration.input.forLiveInput() : configuration.input,
                                                interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout))
         self.demuxer = demuxer
         info = demuxer.info
+        isLive = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url, duration: info.format.duration))
         startTime = info.format.startTime ?? 0
         let videoStream = videoOutput == nil ? nil : demuxer.bestStream(of: .video)
         let audioStream = audioOutput == nil ? nil : (audioTrack ?? Self.audioStream(configuration.audioTrack, demuxer))
@@ -72,7 +76,8 @@ final class PlaybackSession: @unchecked Sendable {
         // Frames in flight at most: both frame queues, the ones being shown and played,
         // and what frame-threaded decoders hold (one per thread, up to 16).
         let pool = FramePool(preallocated: configuration.videoFrameQueueCount + configuration.audioFrameQueueCount + 20)
-        let decoderOptions = configuration.decoder
+        var decoderOptions = configuration.decoder
+        decoderOptions.lowDelay = decoderOptions.lowDelay || isLive
         videoDecoder = try videoStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
         audioDecoder = try audioStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
         framePool = pool
@@ -144,6 +149,9 @@ final class PlaybackSession: @unchecked Sendable {
         }
         if let audioOutput, let renderer = audioRenderer {
             try audioOutput.start { buffer, heardAt in renderer.render(into: buffer, heardAt: heardAt) }
+        }
+        if isLive && !configuration.untimed {
+            spawn("reel.live") { [self] in keepLiveLatency() }
         }
     }
 
@@ -235,6 +243,9 @@ final class PlaybackSession: @unchecked Sendable {
                 guard let packet = try held ?? demuxer.readPacket() else {
                     try endOfInput(serial: serial)
                     continue
+                }
+                if isLive, packet.streamIndex == audioStream || packet.streamIndex == videoStream, let end = packet.endSeconds {
+                    control.lock.withLock { control.newestRead.note(end, video: packet.streamIndex == videoStream, serial: serial) }
                 }
                 if packet.streamIndex == audioStream {
                     audioPackets.put(QueuedPacket(packet: packet), serial: serial)

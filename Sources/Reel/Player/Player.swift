@@ -252,7 +252,7 @@ public final class Player: @unchecked Sendable {
 
     /// Playback speed, 0.5 to 2; audio keeps its pitch.
     public var rate: Double {
-        get { lock.withLock { session }?.control.read { $0.rate } ?? 1 }
+        get { lock.withLock { session }?.control.read { $0.userRate } ?? 1 }
         set {
             let rate = min(max(newValue, 0.5), 2)
             lock.withLock { session }?.control.setRate(rate, at: monotonicSeconds())

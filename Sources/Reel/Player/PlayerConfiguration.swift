@@ -100,6 +100,14 @@ extension Player {
         /// Text size factor for subtitles (mpv's `--sub-scale`).
         public var subtitleScale = 1.0
 
+        /// Whether the input is played live: by default when it looks live (a live
+        /// protocol, or a network input without a duration). A live input is opened with
+        /// a small probe and no demuxer buffering, decoded with low delay, and played
+        /// `liveLatency.target` behind the newest media received.
+        public var live: LiveMode = .auto
+        /// A live input's target latency and how it is kept.
+        public var liveLatency = LiveLatency()
+
         /// ffplay's defaults, with queues a little deeper.
         public init() {}
     }

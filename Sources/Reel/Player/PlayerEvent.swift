@@ -17,6 +17,12 @@ public enum PlayerEvent: Sendable {
     case itemStarted(index: Int, url: String)
     /// A playlist item could not be opened, or failed while playing; the next one plays.
     case itemFailed(index: Int, url: String, error: PlayerError)
+    /// A live input's latency (``PlayerStatistics/liveLatency``), at most every
+    /// `timeUpdateInterval`.
+    case liveLatency(Double)
+    /// A live input was made to play faster, back at normal speed, or jumped ahead, to keep
+    /// its latency on target (``Player/Configuration/liveLatency``).
+    case liveAdjusted(LiveAdjustment)
     /// Playback failed; the player is in the failed state.
     case error(PlayerError)
     /// A screenshot asked for in the window (`s`) was written to `path`.
@@ -98,6 +104,13 @@ public struct PlayerStatistics: Sendable, Codable {
     /// The longest wall-clock time between two presented frames while playing (pauses,
     /// seeks and buffering excluded), seconds: a stall shows here.
     public var longestFrameInterval: Double?
+    /// A live input's latency: the newest media received minus the media played, seconds;
+    /// nil when the input is not live.
+    public var liveLatency: Double?
+    /// Times a live input played faster to get back to its target latency.
+    public var liveCatchUps = 0
+    /// Times a live input jumped ahead to its target latency.
+    public var liveJumps = 0
 
     /// All counters at zero.
     public init() {}

@@ -43,4 +43,9 @@ public struct Packet: @unchecked Sendable {
     public var presentationTime: MediaTime? { pts.flatMap { MediaTime(ticks: $0, timeBase: timeBase) } }
     /// ``dts`` as a time; `nil` when unknown.
     public var decodeTime: MediaTime? { dts.flatMap { MediaTime(ticks: $0, timeBase: timeBase) } }
+    /// Where it ends, in seconds: ``pts`` plus ``duration``; `nil` without a pts.
+    public var endSeconds: Double? {
+        guard let pts, let unit = timeBase.doubleValue else { return nil }
+        return (Double(pts) + Double(max(duration, 0))) * unit
+    }
 }

@@ -114,6 +114,42 @@ package final class BlockingQueue<Element: QueueCost>: @unchecked Sendable {
         }
     }
 
+    /// Removes the queued elements before the last one `isStart` accepts, on the same
+    /// timeline (a live player jumping ahead to a keyframe); returns that one, or nil
+    /// (and removes nothing) when none is queued.
+    @discardableResult
+    package func dropBefore(lastWhere isStart: (Element) -> Bool) -> Element? {
+        lock.withLock {
+            guard let start = items[head...].lastIndex(where: { $0.map { isStart($0.element) } ?? false }) else { return nil }
+            for index in head..<start { discount(items[index]) }
+            items.removeSubrange(head..<start)
+            lock.broadcast()
+            return items[head]?.element
+        }
+    }
+
+    /// Removes the queued elements `shouldDrop` accepts, on the same timeline.
+    package func removeAll(where shouldDrop: (Element) -> Bool) {
+        lock.withLock {
+            let kept = items[head...].filter { item in
+                guard let item, shouldDrop(item.element) else { return true }
+                discount(item)
+                return false
+            }
+            guard kept.count != items.count - head else { return }
+            items.replaceSubrange(head..., with: kept)
+            if head == items.count { seconds = 0 }
+            lock.broadcast()
+        }
+    }
+
+    /// With the lock held: takes a removed element off the totals.
+    private func discount(_ item: (element: Element, serial: Int)?) {
+        guard let item else { return }
+        bytes -= item.element.queueBytes
+        seconds -= item.element.queueSeconds
+    }
+
     /// Wakes every waiter; from now on `put` and `take` fail at once.
     package func abort() {
         lock.withLock {

@@ -93,6 +93,7 @@ public final class Decoder {
         if code < 0 { throw DecodeError(.openFailed, codec: codecName, code: code, detail: ffmpegErrorText(code)) }
         context.pointee.pkt_timebase = streamTimeBase
         context.pointee.thread_count = Int32(clamping: max(options.threadCount, 0))
+        if options.lowDelay { context.pointee.thread_type = FF_THREAD_SLICE }
         if type == .video, let device = HardwareDevice.open(options.hardware, codec: codec) {
             context.pointee.hw_device_ctx = av_buffer_ref(device.context)
             hardwareDevice = device.context

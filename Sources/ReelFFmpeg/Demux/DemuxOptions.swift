@@ -14,4 +14,20 @@ public struct DemuxOptions: Sendable {
         self.formatName = formatName
         self.formatOptions = formatOptions
     }
+
+    /// These options for a live input: a probe of half a second or 500 kB, where the
+    /// defaults (5 s, 5 MB) would sit between the camera and the screen. Options given
+    /// already stay.
+    ///
+    /// FFmpeg's `fflags nobuffer` (ffplay's low-latency advice) is not set: it throws away
+    /// what the probe read, the GOP's keyframe with it, so the first picture waits for the
+    /// next keyframe (a second on a camera's usual GOP). The player keeps those packets and
+    /// goes from the newest keyframe to its target latency at once instead.
+    public func forLiveInput() -> DemuxOptions {
+        var options = self
+        for (key, value) in Self.liveDefaults where options.formatOptions[key] == nil { options.formatOptions[key] = value }
+        return options
+    }
+
+    static let liveDefaults = ["analyzeduration": "500000", "probesize": "500000"]
 }

@@ -27,6 +27,35 @@ extension PlaybackTests {
             #expect(psnr.map { $0 == "inf" || (Double($0) ?? 0) >= 35 } == true, "snapshot PSNR \(psnr ?? "none")")
         }
 
+        /// `--audio-out` writes what the device would have played: after the silence of the
+        /// pulls that came before the first sound, ffmpeg's own decode of the file, sample
+        /// for sample; an unwritable path is one clear line and exit 1.
+        @Test(.timeLimit(.minutes(1))) func audioOutWritesTheSoundAsFFmpegDecodesIt() throws {
+            let directory = try Paths.temporaryDirectory()
+            let clip = directory.appendingPathComponent("tone.mp4").path
+            _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=2",
+                                             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2", "-ac", "2",
+                                             "-c:v", "libx264", "-c:a", "aac", "-shortest", clip])
+            let wav = directory.appendingPathComponent("heard.wav").path
+            let played = try reel("play", "--headless", "--audio-out", wav, clip, timeout: 30)
+            #expect(played.status == 0, "\(played.stderr)")
+            let probe = try Processes.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels", "-of", "csv=p=0", wav])
+            #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_f32le,48000,2")
+            let raw = directory.appendingPathComponent("reference.f32").path
+            _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", clip, "-map", "0:a", "-f", "f32le", "-ar", "48000", "-ac", "2", raw])
+            let expected = try Data(contentsOf: URL(fileURLWithPath: raw)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let heard = try Data(contentsOf: URL(fileURLWithPath: wav)).dropFirst(58).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let firstSound = try #require(heard.firstIndex { $0 != 0 })
+            let aligned = firstSound - firstSound % 2
+            #expect(aligned <= 48000 / 10 * 2, "\(aligned / 2) samples of silence before the sound")
+            #expect(heard.count >= aligned + expected.count, "\(heard.count - aligned) samples heard of \(expected.count)")
+            let difference = zip(heard[aligned...], expected).map { abs($0 - $1) }.max() ?? 1
+            #expect(difference == 0, "largest difference from ffmpeg's decode: \(difference)")
+
+            let refused = try reel("play", "--headless", "--audio-out", "/nonexistent/dir/heard.wav", clip, timeout: 30)
+            #expect(refused.status == 1 && refused.stderr.contains("reel: --audio-out: cannot write /nonexistent/dir/heard.wav: No such file or directory"), "\(refused.stderr)")
+        }
+
         /// Ctrl-C or a TERM ends playback as `q` does: the report is printed, exit 0.
         @Test(.timeLimit(.minutes(1)), arguments: [SIGINT, SIGTERM])
         func aSignalEndsPlaybackWithItsReport(signal: Int32) throws {

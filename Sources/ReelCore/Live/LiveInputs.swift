@@ -1,0 +1,30 @@
+/// Which inputs are live: what ``LiveMode/auto`` decides.
+public enum LiveInputs {
+    /// Protocols that only carry live media.
+    public static let liveSchemes: Set<String> = ["rtmp", "rtmps", "rtmpt", "rtmpe", "rtsp", "rtsps", "srt", "udp", "rtp", "tcp"]
+    /// Network protocols that carry files and live streams alike: live when the input has
+    /// no duration (an HLS playlist without ENDLIST, an endless MPEG-TS over HTTP).
+    public static let networkSchemes: Set<String> = ["http", "https", "hls", "ftp", "rist"]
+
+    /// Whether `url` is live by its protocol alone (known before opening it): a live
+    /// scheme, or an SDP file (raw RTP).
+    public static func isLive(url: String) -> Bool {
+        if schemes(of: url).contains(where: liveSchemes.contains) { return true }
+        return url.lowercased().hasSuffix(".sdp")
+    }
+
+    /// Whether `url`, opened, is live: by its protocol, or a network input with no duration.
+    public static func isLive(url: String, duration: Double?) -> Bool {
+        if isLive(url: url) { return true }
+        return duration == nil && schemes(of: url).contains(where: networkSchemes.contains)
+    }
+
+    /// The URL's protocols in lower case, FFmpeg's nested ones (`hls+http`) each; none
+    /// for a path.
+    static func schemes(of url: String) -> [String] {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return [] }
+        let scheme = url[..<colon].lowercased()
+        guard scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else { return [] }
+        return scheme.split(separator: "+").map(String.init)
+    }
+}

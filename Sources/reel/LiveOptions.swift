@@ -1,0 +1,26 @@
+import ArgumentParser
+import Reel
+
+/// How `reel play` treats a live input: whether it is one, and how far behind the newest
+/// media it plays.
+struct LiveOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Play as a live input: auto (live protocols, network inputs without a duration), on, off. Live: a small probe, no buffering, low-delay decoding, latency kept on --latency.",
+                               valueName: "auto|on|off"))
+    var live: String = "auto"
+
+    @Option(help: ArgumentHelp("A live input's target latency in seconds: above it by 0.1 s for a second, playback catches up at 1.1× (pitch kept); above 8 s, and at the start, it jumps.",
+                               valueName: "seconds"))
+    var latency: Double = LiveLatency().target
+
+    func validate() throws {
+        guard LiveMode(rawValue: live) != nil else { throw ValidationError("--live takes auto, on or off (got \(live))") }
+        guard latency >= 0, latency < LiveLatency().jumpAbove else {
+            throw ValidationError("--latency takes seconds from 0 to under \(Int(LiveLatency().jumpAbove)) (got \(latency))")
+        }
+    }
+
+    func apply(to configuration: inout Player.Configuration) {
+        configuration.live = LiveMode(rawValue: live) ?? .auto
+        configuration.liveLatency.target = latency
+    }
+}

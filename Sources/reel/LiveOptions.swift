@@ -12,7 +12,12 @@ struct LiveOptions: ParsableArguments {
                                valueName: "seconds"))
     var latency: Double = LiveLatency().target
 
+    @Option(name: .customLong("reconnect-for"), help: ArgumentHelp("When a live input ends or fails, open it again (back-off 0.25 s to 4 s) for up to this many seconds before giving up; 0 ends at once.",
+                                                                   valueName: "seconds"))
+    var reconnectFor: Double = Player.Configuration().reconnectFor
+
     func validate() throws {
+        guard reconnectFor >= 0 else { throw ValidationError("--reconnect-for takes seconds, 0 or more (got \(reconnectFor))") }
         guard LiveMode(rawValue: live) != nil else { throw ValidationError("--live takes auto, on or off (got \(live))") }
         guard latency >= 0, latency < LiveLatency().jumpAbove else {
             throw ValidationError("--latency takes seconds from 0 to under \(Int(LiveLatency().jumpAbove)) (got \(latency))")
@@ -22,5 +27,6 @@ struct LiveOptions: ParsableArguments {
     func apply(to configuration: inout Player.Configuration) {
         configuration.live = LiveMode(rawValue: live) ?? .auto
         configuration.liveLatency.target = latency
+        configuration.reconnectFor = reconnectFor
     }
 }

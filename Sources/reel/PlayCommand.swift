@@ -317,6 +317,10 @@ struct PlayCommand: AsyncParsableCommand {
             case .itemFailed(let index, _, let error) where items.count > 1:
                 failedItems.insert(index)
                 FileHandle.standardError.write(Data("reel: \(names[index]): \(error)\n".utf8))
+            case .reconnecting(let attempt, let reason):
+                FileHandle.standardError.write(Data("reel: \(reason); reconnecting (attempt \(attempt))\n".utf8))
+            case .reconnected(let attempts, let seconds):
+                FileHandle.standardError.write(Data(String(format: "reel: reconnected after %d attempt%@, %.1f s\n", attempts, attempts == 1 ? "" : "s", seconds).utf8))
             case .endOfStream, .stateChanged(.idle): break loop
             case .error(let error):
                 failure = error

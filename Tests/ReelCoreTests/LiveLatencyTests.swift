@@ -75,8 +75,10 @@ import Testing
             #expect(LiveInputs.isLive(url: url), "\(url)")
             #expect(LiveInputs.isLive(url: url, duration: 10), "\(url) is live whatever it says")
         }
-        #expect(LiveInputs.isLive(url: "https://h/live.m3u8", duration: nil))
-        #expect(LiveInputs.isLive(url: "hls+http://h/live.m3u8", duration: nil))
+        #expect(LiveInputs.isLive(url: "https://h/live.m3u8", duration: nil, size: 512, format: "hls"))
+        #expect(LiveInputs.isLive(url: "hls+http://h/live.m3u8", duration: nil, size: 512, format: "hls"))
+        #expect(LiveInputs.isLive(url: "http://h/stream.ts", duration: nil, size: nil, format: "mpegts"), "endless: no size")
+        #expect(!LiveInputs.isLive(url: "http://h/file.ts", duration: nil, size: 1_000_000, format: "mpegts"), "a file served with its size")
         #expect(!LiveInputs.isLive(url: "https://h/vod.m3u8", duration: 600))
         #expect(!LiveInputs.isLive(url: "https://h/live.m3u8"), "HTTP is known live only once opened")
         #expect(!LiveInputs.isLive(url: "clip.h264", duration: nil), "a local file without a duration is not live")
@@ -95,5 +97,23 @@ import Testing
         #expect(u16(20) == 3 && u16(22) == 2 && u32(24) == 48000 && u32(28) == 384_000 && u16(32) == 8 && u16(34) == 32)
         #expect(Array(header[38..<42]) == Array("fact".utf8) && u32(46) == 480)
         #expect(Array(header[50..<54]) == Array("data".utf8) && u32(54) == 3840)
+    }
+}
+
+@Suite struct ReconnectScheduleTests {
+    @Test func backsOffFromAQuarterSecondToFourAndStopsAtTheLimit() {
+        #expect((1...7).map(ReconnectSchedule.delay(before:)) == [0.25, 0.5, 1, 2, 4, 4, 4])
+        #expect(ReconnectSchedule.delay(before: 1_000) == 4, "no overflow")
+        var schedule = ReconnectSchedule(limit: 30)
+        var elapsed = 0.0
+        var waits: [Double] = []
+        while let wait = schedule.nextWait(elapsed: elapsed) {
+            waits.append(wait)
+            elapsed += wait + 0.5   // each attempt fails after half a second
+        }
+        #expect(waits == [0.25, 0.5, 1, 2, 4, 4, 4, 4, 4], "\(waits)")
+        #expect(schedule.attempts == 9 && elapsed <= 30 + 4.5)
+        var off = ReconnectSchedule(limit: 0)
+        #expect(off.nextWait(elapsed: 0) == nil && off.attempts == 0, "0: no reconnect")
     }
 }

@@ -185,6 +185,8 @@ private final class LockedCounter: @unchecked Sendable {
         #expect(!PlayerState.idle.canMove(to: .playing))
         #expect(!PlayerState.opening.canMove(to: .playing))
         #expect(!PlayerState.failed.canMove(to: .playing))
+        #expect(PlayerState.playing.canMove(to: .reconnecting) && PlayerState.reconnecting.canMove(to: .ready))
+        #expect(!PlayerState.reconnecting.canMove(to: .playing) && !PlayerState.idle.canMove(to: .reconnecting))
         for state in PlayerState.allCases {
             #expect(state.canMove(to: .idle) && state.canMove(to: .failed))
         }

@@ -85,23 +85,9 @@ import Testing
     }
 
     @Test func probesRTMPFromNginx() throws {
-        let directory = try Paths.temporaryDirectory()
-        let port = try SilentServer.unusedPort()
-        let configuration = """
-            load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-            daemon off;
-            master_process off;
-            error_log \(directory.path)/error.log;
-            pid \(directory.path)/nginx.pid;
-            events {}
-            rtmp { server { listen 127.0.0.1:\(port); application live { live on; } } }
-            """
-        let configurationPath = directory.appendingPathComponent("nginx.conf").path
-        try configuration.write(toFile: configurationPath, atomically: true, encoding: .utf8)
-        let server = try BackgroundProcess("/usr/sbin/nginx", ["-c", configurationPath, "-p", directory.path])
+        let server = try RTMPServer()
         defer { server.stop() }
-        Thread.sleep(forTimeInterval: 0.5)
-        let url = "rtmp://127.0.0.1:\(port)/live/test"
+        let url = server.url()
         let publisher = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-stream_loop", "-1",
                                                         "-i", Fixtures.named("h264-mp3.flv").path, "-c", "copy", "-f", "flv", url])
         defer { publisher.stop() }

@@ -19,6 +19,15 @@ final class PlaybackControl: @unchecked Sendable {
             }
         }
 
+        /// Whether a packet of the stream starting at `start` jumped away from the newest
+        /// one: back by more than 2 s (far beyond B-frame reordering) or on by more than
+        /// 10 s. A live sender that restarted while the server kept the connection starts
+        /// its timestamps over so.
+        func isJump(to start: Double, video isVideo: Bool, serial: Int) -> Bool {
+            guard serial == self.serial, let newest = isVideo ? video : audio else { return false }
+            return start < newest - 2 || start > newest + 10
+        }
+
         mutating func note(_ end: Double, video isVideo: Bool, serial: Int) {
             if serial != self.serial { self = NewestRead(serial: serial) }
             if isVideo { video = max(video ?? end, end) } else { audio = max(audio ?? end, end) }

@@ -32,6 +32,9 @@ final class PlaybackSession: @unchecked Sendable {
     let openedAt: Double
     /// Played live: latency kept on target (``keepLiveLatency()``).
     let isLive: Bool
+    /// Opened again when it ends or fails: a live input FFmpeg reads. Reel's RTP receiver
+    /// follows a sender's restart itself, and its end is the silence of `--timeout`.
+    var isReconnectable: Bool { isLive && demuxer is Demuxer }
     private let testHooks: PlaybackTestHooks
     private let displayThread: DisplayThread
 
@@ -66,7 +69,7 @@ final class PlaybackSession: @unchecked Sendable {
                                                interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout))
         self.demuxer = demuxer
         info = demuxer.info
-        isLive = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url, duration: info.format.duration))
+        isLive = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url, duration: info.format.duration, size: info.format.size, format: info.format.name))
         startTime = info.format.startTime ?? 0
         let videoStream = videoOutput == nil ? nil : demuxer.bestStream(of: .video)
         let audioStream = audioOutput == nil ? nil : (audioTrack ?? Self.audioStream(configuration.audioTrack, demuxer))
@@ -245,7 +248,19 @@ final class PlaybackSession: @unchecked Sendable {
                     continue
                 }
                 if isLive, packet.streamIndex == audioStream || packet.streamIndex == videoStream, let end = packet.endSeconds {
-                    control.lock.withLock { control.newestRead.note(end, video: packet.streamIndex == videoStream, serial: serial) }
+                    let video = packet.streamIndex == videoStream
+                    let start = packet.presentationTime?.seconds ?? end
+                    let jumped = control.lock.withLock { () -> Double? in
+                        let newest = video ? control.newestRead.video : control.newestRead.audio
+                        guard control.newestRead.isJump(to: start, video: video, serial: serial) else {
+                            control.newestRead.note(end, video: video, serial: serial)
+                            return nil
+                        }
+                        return newest
+                    }
+                    // Played on, the streams would stay apart (each jumps at its own packet):
+                    // the input is opened again, on a new timeline.
+                    if let jumped { throw InputError(.timestampsJumped(from: jumped, to: start), operation: .read, url: demuxer.url) }
                 }
                 if packet.streamIndex == audioStream {
                     audioPackets.put(QueuedPacket(packet: packet), serial: serial)

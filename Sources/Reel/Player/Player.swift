@@ -21,7 +21,7 @@ public final class Player: @unchecked Sendable {
     var session: PlaybackSession?
     private var currentState: PlayerState = .idle
     var wantsToPlay = false
-    private var url: String?
+    var url: String?
     private let commands = DispatchQueue(label: "reel.player.commands")
     /// The counters of the last playback, kept after ``stop()``.
     private var finalStatistics = PlayerStatistics()
@@ -232,6 +232,8 @@ public final class Player: @unchecked Sendable {
                 queue = nil
                 openingInterrupt = nil
                 generation += 1
+                // A reconnect waiting for its next attempt sees the stop at once.
+                lock.broadcast()
             }
             if let last { finalStatistics = last }
             return (self.session, heldVideoOutput, openingInterrupt)
@@ -413,6 +415,10 @@ public final class Player: @unchecked Sendable {
         let (current, playsList) = lock.withLock { (generation == expected, queue != nil) }
         guard current else { return }
         switch event {
+        case .endOfStream where reconnects(generation: expected):
+            reconnect(after: "the live input ended", generation: expected)
+        case .error(let error) where reconnects(generation: expected):
+            reconnect(after: error.description, generation: expected)
         case .endOfStream where playsList:
             queuedItemEnded(generation: expected)
         case .error(let error) where playsList:

@@ -107,6 +107,10 @@ extension Player {
         public var live: LiveMode = .auto
         /// A live input's target latency and how it is kept.
         public var liveLatency = LiveLatency()
+        /// Seconds a live input that ends or fails is tried again for (opened anew with
+        /// back-off from 0.25 s to 4 s, `ReconnectSchedule`) before playback fails;
+        /// 0 never reconnects.
+        public var reconnectFor = 30.0
 
         /// ffplay's defaults, with queues a little deeper.
         public init() {}

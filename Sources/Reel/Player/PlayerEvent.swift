@@ -23,6 +23,11 @@ public enum PlayerEvent: Sendable {
     /// A live input was made to play faster, back at normal speed, or jumped ahead, to keep
     /// its latency on target (``Player/Configuration/liveLatency``).
     case liveAdjusted(LiveAdjustment)
+    /// A live input ended or failed (`reason`) and is being opened again: attempt
+    /// `attempt`, from 1 (``Player/Configuration/reconnectFor``).
+    case reconnecting(attempt: Int, reason: String)
+    /// The live input plays again, after `attempts` attempts, `seconds` after it was lost.
+    case reconnected(attempts: Int, seconds: Double)
     /// Playback failed; the player is in the failed state.
     case error(PlayerError)
     /// A screenshot asked for in the window (`s`) was written to `path`.

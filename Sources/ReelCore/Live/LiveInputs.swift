@@ -3,7 +3,9 @@ public enum LiveInputs {
     /// Protocols that only carry live media.
     public static let liveSchemes: Set<String> = ["rtmp", "rtmps", "rtmpt", "rtmpe", "rtsp", "rtsps", "srt", "udp", "rtp", "tcp"]
     /// Network protocols that carry files and live streams alike: live when the input has
-    /// no duration (an HLS playlist without ENDLIST, an endless MPEG-TS over HTTP).
+    /// no duration and no size (an endless MPEG-TS over HTTP), or is a playlist without a
+    /// duration (HLS without ENDLIST). A file served with its size is not live even when
+    /// its duration is unknown (an MPEG-TS file probed briefly).
     public static let networkSchemes: Set<String> = ["http", "https", "hls", "ftp", "rist"]
 
     /// Whether `url` is live by its protocol alone (known before opening it): a live
@@ -13,10 +15,16 @@ public enum LiveInputs {
         return url.lowercased().hasSuffix(".sdp")
     }
 
-    /// Whether `url`, opened, is live: by its protocol, or a network input with no duration.
-    public static func isLive(url: String, duration: Double?) -> Bool {
+    /// Playlist formats whose size is the playlist's, not the media's.
+    static let playlistFormats: Set<String> = ["hls", "dash"]
+
+    /// Whether `url`, opened, is live: by its protocol, or a network input with no
+    /// duration and no size (or a playlist with no duration). `format` is FFmpeg's name of
+    /// the container.
+    public static func isLive(url: String, duration: Double?, size: Int64? = nil, format: String = "") -> Bool {
         if isLive(url: url) { return true }
-        return duration == nil && schemes(of: url).contains(where: networkSchemes.contains)
+        guard duration == nil, schemes(of: url).contains(where: networkSchemes.contains) else { return false }
+        return size == nil || playlistFormats.contains(format)
     }
 
     /// The URL's protocols in lower case, FFmpeg's nested ones (`hls+http`) each; none

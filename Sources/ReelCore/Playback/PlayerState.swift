@@ -12,6 +12,9 @@ public enum PlayerState: String, Sendable, Codable, CaseIterable {
     case paused
     /// Waiting for data (a network input fell behind); plays on when enough has come.
     case buffering
+    /// A live input ended or failed: opening it again, with back-off, until it returns or
+    /// the reconnect time runs out.
+    case reconnecting
     /// At the end of the input; `play()` starts over.
     case ended
     /// Stopped by an error.
@@ -28,6 +31,8 @@ public enum PlayerState: String, Sendable, Codable, CaseIterable {
         case (.paused, .playing), (.paused, .buffering), (.paused, .ended): return true
         case (.buffering, .playing), (.buffering, .paused), (.buffering, .ended): return true
         case (.ended, .playing), (.ended, .paused): return true
+        case (.ready, .reconnecting), (.playing, .reconnecting), (.paused, .reconnecting), (.buffering, .reconnecting): return true
+        case (.reconnecting, .ready): return true
         default: return false
         }
     }

@@ -48,7 +48,7 @@ extension PlaybackTests {
             let port = port()
             let directory = try Paths.temporaryDirectory()
             let report = directory.appendingPathComponent("report.json").path
-            let listening = try BackgroundProcess(Paths.reel, ["play", "--headless", "--untimed", "--stats", "srt://127.0.0.1:\(port)?mode=listener"], outputPath: report)
+            let listening = try BackgroundProcess(Paths.reel, ["play", "--headless", "--untimed", "--stats", "--reconnect-for", "0", "srt://127.0.0.1:\(port)?mode=listener"], outputPath: report)
             defer { listening.stop() }
             try waitForListener(on: port, listening)
             let sender = try send(file, to: "srt://127.0.0.1:\(port)?mode=caller")

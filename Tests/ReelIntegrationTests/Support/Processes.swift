@@ -114,6 +114,12 @@ final class BackgroundProcess {
     }
 
     var isRunning: Bool { process.isRunning }
+    /// The process's threads and open descriptors now, from /proc.
+    var threadsAndDescriptors: (threads: Int, descriptors: Int) {
+        let pid = process.processIdentifier
+        let count = { (path: String) in (try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? -1 }
+        return (count("/proc/\(pid)/task"), count("/proc/\(pid)/fd"))
+    }
 
     /// Waits for the program to end, up to `seconds`; whether it ended.
     @discardableResult

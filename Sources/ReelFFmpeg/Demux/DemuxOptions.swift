@@ -15,9 +15,10 @@ public struct DemuxOptions: Sendable {
         self.formatOptions = formatOptions
     }
 
-    /// These options for a live input: a probe of half a second or 500 kB, where the
-    /// defaults (5 s, 5 MB) would sit between the camera and the screen. Options given
-    /// already stay.
+    /// These options for a live input: half a second of probing, where the default (5 s)
+    /// would sit between the camera and the screen. Options given already stay. The
+    /// probe's size stays FFmpeg's: at 500 kB the FLV demuxer (RTMP) missed the video
+    /// stream that nginx-rtmp sent.
     ///
     /// FFmpeg's `fflags nobuffer` (ffplay's low-latency advice) is not set: it throws away
     /// what the probe read, the GOP's keyframe with it, so the first picture waits for the
@@ -29,5 +30,5 @@ public struct DemuxOptions: Sendable {
         return options
     }
 
-    static let liveDefaults = ["analyzeduration": "500000", "probesize": "500000"]
+    static let liveDefaults = ["analyzeduration": "500000"]
 }

@@ -26,7 +26,24 @@ public final class Demuxer {
         let interrupt = interrupt ?? InterruptController(timeout: options.timeout)
         self.interrupt = interrupt
         try Self.checkLocalFile(url)
+        var context = try Self.open(url, options: options, interrupt: interrupt)
+        // FLV (RTMP) makes its streams as their first packets come, and a server sends
+        // video from the next keyframe on: a short live probe can end before that. When
+        // the metadata says a picture is coming, the input is opened again with 3 s of
+        // probing. (A second avformat_find_stream_info on the same input crashed.)
+        if Self.promisesMissingVideo(context), let probed = options.formatOptions["analyzeduration"].flatMap(Int.init), probed < 3_000_000 {
+            var pointer: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&pointer)
+            var longer = options
+            longer.formatOptions["analyzeduration"] = "3000000"
+            context = try Self.open(url, options: longer, interrupt: interrupt)
+        }
+        self.context = context
+        self.info = MediaInfo(formatContext: context, url: url)
+    }
 
+    /// Opens `url` and probes its streams.
+    private static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController) throws -> UnsafeMutablePointer<AVFormatContext> {
         guard var context = avformat_alloc_context() else { throw InputError(.other, operation: .open, url: url, detail: "out of memory") }
         context.pointee.interrupt_callback = interrupt.callback
         var dictionary: OpaquePointer?
@@ -50,20 +67,29 @@ public final class Demuxer {
         let openCode = interrupt.guarding { avformat_open_input(&maybeContext, url, format, &dictionary) }
         guard openCode >= 0, let opened = maybeContext else {
             // avformat_open_input frees the context on failure.
-            throw Self.error(openCode, operation: .open, url: url, interrupt: interrupt)
+            throw error(openCode, operation: .open, url: url, interrupt: interrupt)
         }
         context = opened
         let findCode = interrupt.guarding { avformat_find_stream_info(context, nil) }
         if findCode < 0 {
             avformat_close_input(&maybeContext)
-            throw Self.error(findCode, operation: .open, url: url, interrupt: interrupt)
+            throw error(findCode, operation: .open, url: url, interrupt: interrupt)
         }
         guard context.pointee.nb_streams > 0 else {
             avformat_close_input(&maybeContext)
             throw InputError(.noStreams, operation: .open, url: url)
         }
-        self.context = context
-        self.info = MediaInfo(formatContext: context, url: url)
+        return context
+    }
+
+    /// An FLV input whose metadata promises a picture (`onMetaData`'s width, displayWidth
+    /// or videocodecid) but that has no video stream yet.
+    private static func promisesMissingVideo(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        guard let format = context.pointee.iformat, String(cString: format.pointee.name) == "flv" else { return false }
+        let hasVideo = (0..<Int(context.pointee.nb_streams)).contains { context.pointee.streams[$0]?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+        guard !hasVideo else { return false }
+        let keys: [String] = ["width", "displayWidth", "videocodecid"]
+        return keys.contains { key in av_dict_get(context.pointee.metadata, key, nil, 0) != nil }
     }
 
     deinit {

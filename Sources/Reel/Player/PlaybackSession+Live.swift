@@ -2,16 +2,17 @@ import Foundation
 import ReelCore
 
 extension PlaybackSession {
-    /// The live thread: measures the latency (the live edge, where media was read for
-    /// every stream played, minus the media played: what is buffered) every 50 ms while the session runs, reports it, and acts on what
-    /// ``LiveCatchUp`` decides: a faster rate, the normal one, or a jump.
+    /// The live thread: every 50 ms, measures the latency (the live edge, up to where
+    /// media was read for every stream played, minus the media played: what is buffered),
+    /// reports it, and acts on what ``LiveCatchUp`` decides: a faster rate, the normal one,
+    /// or a jump.
     func keepLiveLatency() {
         var catchUp = LiveCatchUp(policy: configuration.liveLatency)
         var lastReport = -Double.infinity
         while !control.read({ $0.aborted }) {
             Thread.sleep(forTimeInterval: 0.05)
             let now = monotonicSeconds()
-            let (sample, playing) = control.read { control -> ((latency: Double, newest: Double)?, Bool) in
+            let (sample, playing) = control.read { control -> ((latency: Double, edge: Double)?, Bool) in
                 let playing = !control.paused && !control.buffering
                 guard control.newestRead.serial == control.serial,
                       let edge = control.newestRead.edge(hasVideo: videoStream != nil, hasAudio: audioStream != nil),
@@ -38,7 +39,7 @@ extension PlaybackSession {
                 emit(.liveAdjusted(.onTarget(latency: sample.latency)))
             case .jump:
                 control.setCatchUpFactor(1, at: now)
-                jump(to: sample.newest - configuration.liveLatency.target)
+                jump(to: sample.edge - configuration.liveLatency.target)
                 emit(.liveAdjusted(.jumped(latency: sample.latency)))
             case nil:
                 break

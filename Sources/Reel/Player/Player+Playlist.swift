@@ -124,14 +124,7 @@ extension Player {
             do {
                 let session = try makeSession(url: taken.url, startingAt: start, audioTrack: nil, videoOutput: taken.video,
                                               interrupt: interrupt, generation: expected)
-                let current = lock.withLock { () -> Bool in
-                    openingInterrupt = nil
-                    guard generation == expected else { return false }
-                    self.session = session
-                    heldVideoOutput = session.videoOutput ?? heldVideoOutput
-                    return true
-                }
-                guard current else {
+                guard install(session, generation: expected) else {
                     // Stopped meanwhile: the output went with the stop.
                     session.stop(closingVideoOutput: false)
                     throw CancellationError()
@@ -158,6 +151,19 @@ extension Player {
                 stop()
                 return
             }
+        }
+    }
+
+    /// Makes `session` the one playing, keeping its video output for the next input, if
+    /// nothing replaced or stopped the input of `expected` meanwhile; false if something did
+    /// (the caller stops the session).
+    func install(_ session: PlaybackSession, generation expected: Int) -> Bool {
+        lock.withLock {
+            openingInterrupt = nil
+            guard generation == expected else { return false }
+            self.session = session
+            heldVideoOutput = session.videoOutput ?? heldVideoOutput
+            return true
         }
     }
 

@@ -46,14 +46,7 @@ extension Player {
                 do {
                     let session = try makeSession(url: url, startingAt: nil, audioTrack: nil, videoOutput: video,
                                                   interrupt: interrupt, generation: expected)
-                    let current = lock.withLock { () -> Bool in
-                        openingInterrupt = nil
-                        guard generation == expected else { return false }
-                        self.session = session
-                        heldVideoOutput = session.videoOutput ?? heldVideoOutput
-                        return true
-                    }
-                    guard current else {
+                    guard install(session, generation: expected) else {
                         session.stop(closingVideoOutput: false)
                         return
                     }

@@ -14,6 +14,7 @@ let package = Package(
         .executableTarget(name: "ReelFuzzAnnexB", dependencies: [.product(name: "ReelCore", package: "Reel")]),
         .executableTarget(name: "ReelFuzzY4M", dependencies: [.product(name: "ReelCore", package: "Reel")]),
         .executableTarget(name: "ReelFuzzCameraPath", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+        .executableTarget(name: "ReelFuzzPlaylist", dependencies: [.product(name: "ReelCore", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,6 +35,9 @@ import Testing
         var looping = try #require(Playlist(["a", "b", "c"], loopPlaylist: .forever))
         #expect(looping.move(by: -1) == 2)
         #expect(looping.move(by: 1) == 0)
+        // Found by the fuzzer: an offset near Int's ends overflowed.
+        #expect(playlist.move(by: .max) == nil && playlist.move(by: .min) == nil)
+        #expect(looping.move(by: .max) == Int.max % 3 && looping.move(by: .min) == (Int.max % 3 + Int.min % 3 + 3) % 3)
     }
 
     @Test func aMoveStartsTheItemsLoopsAfresh() throws {
@@ -75,6 +78,17 @@ import Testing
         let entries = try PlaylistFile.entries(in: text, baseDirectory: "/media/lists")
         #expect(entries == ["/media/lists/first.mp4", "/abs/second.mkv", "http://host/third.ts", "/media/lists/sub/fourth.webm", "/tmp/a b.mp4"])
         #expect(try PlaylistFile.entries(in: "a.mp4\nb.mp4", baseDirectory: "") == ["a.mp4", "b.mp4"])
+    }
+
+    /// Found by the fuzzer: `file://name` has a host and no path, and became an empty entry.
+    @Test func aFileURLWithoutAPathIsKeptAsWritten() throws {
+        #expect(try PlaylistFile.entries(in: "file://l\nfile://a\u{3}b\nfile:///a.mp4", baseDirectory: "/x") == ["file://l", "file://a\u{3}b", "/a.mp4"])
+    }
+
+    /// Found by the fuzzer: `/` and a combining mark make one character, so `hasPrefix("/")`
+    /// took an absolute entry for a relative one.
+    @Test func anEntryFromTheRootStaysSoWhateverFollowsTheSlash() throws {
+        #expect(try PlaylistFile.entries(in: "/\u{35F}T\n#\u{35F} comment\nb", baseDirectory: "/x") == ["/\u{35F}T", "/x/b"])
     }
 
     @Test func readsPLSEntriesInTheirNumbersOrder() throws {

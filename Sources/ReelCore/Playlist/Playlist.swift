@@ -60,10 +60,10 @@ public struct Playlist: Sendable, Equatable {
     /// The item `offset` places away (`>` is +1, `<` is −1), or nil past either end of a
     /// list that does not loop (mpv's `playlist-next` and `playlist-prev`).
     public mutating func move(by offset: Int) -> Int? {
-        var target = index + offset
-        if !items.indices.contains(target) {
+        var (target, overflowed) = index.addingReportingOverflow(offset)
+        if overflowed || !items.indices.contains(target) {
             guard loopPlaylist.allowsAnother(after: passesDone + 1) else { return nil }
-            target = ((target % items.count) + items.count) % items.count
+            target = ((index + offset % items.count) % items.count + items.count) % items.count
         }
         select(target)
         return target

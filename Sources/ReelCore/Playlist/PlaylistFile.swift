@@ -22,6 +22,11 @@ public enum PlaylistFile {
         } catch {
             throw .unreadable(path)
         }
+        return try entries(of: data, path: path)
+    }
+
+    /// The entries of `data`, the bytes of the playlist file at `path`.
+    public static func entries(of data: Data, path: String) throws(PlaylistFileError) -> [String] {
         guard data.count <= maximumBytes else { throw .tooLarge(path, limit: maximumBytes) }
         // M3U8 and PLS are UTF-8; plain M3U is traditionally Latin-1. Text has no NUL.
         guard !data.contains(0), let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else { throw .notText(path) }
@@ -34,7 +39,7 @@ public enum PlaylistFile {
     /// The entries of playlist `text`, relative ones under `baseDirectory` (as they are
     /// when it is empty: the working directory).
     public static func entries(in text: String, baseDirectory: String) throws(PlaylistFileError) -> [String] {
-        let text = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
+        let text = text.unicodeScalars.first == "\u{FEFF}" ? Substring(text.unicodeScalars.dropFirst()) : Substring(text)
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         let isPLS = lines.first { !$0.isEmpty }?.lowercased() == "[playlist]"
         var found: [String] = []
@@ -48,7 +53,7 @@ public enum PlaylistFile {
             }
             found = numbered.sorted { $0.number < $1.number }.map(\.entry)
         } else {
-            for line in lines where !line.isEmpty && !line.hasPrefix("#") {
+            for line in lines where !line.isEmpty && !line.startsWithBytes("#") {
                 found.append(line)
                 guard found.count <= maximumEntries else { throw .tooManyEntries(limit: maximumEntries) }
             }
@@ -63,8 +68,13 @@ public enum PlaylistFile {
 
     /// An entry as a path or URL the player opens.
     static func resolve(_ entry: String, under directory: String) -> String {
-        if entry.hasPrefix("file://") { return URL(string: entry)?.path ?? String(entry.dropFirst("file://".count)) }
-        if hasScheme(entry) || entry.hasPrefix("/") || directory.isEmpty { return entry }
+        if entry.startsWithBytes("file://") {
+            // Only `file:///path` names a local file; anything else (`file://name`, a host
+            // and no path) is kept as written, for the player to say it cannot open it.
+            let path = URL(string: entry)?.path ?? String(entry.dropFirst("file://".count))
+            return path.startsWithBytes("/") ? path : entry
+        }
+        if hasScheme(entry) || entry.startsWithBytes("/") || directory.isEmpty { return entry }
         return (directory as NSString).appendingPathComponent(entry)
     }
 
@@ -74,6 +84,14 @@ public enum PlaylistFile {
         let scheme = entry[..<colon]
         return scheme.count > 1 && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
             && scheme.first!.isLetter
+    }
+}
+
+extension StringProtocol {
+    /// `hasPrefix` by bytes: a combining mark after `/` or `#` makes one character with
+    /// it, and the entry is still a path from the root or a comment.
+    fileprivate func startsWithBytes(_ prefix: String) -> Bool {
+        utf8.starts(with: prefix.utf8)
     }
 }
 

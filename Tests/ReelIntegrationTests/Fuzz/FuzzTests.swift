@@ -180,4 +180,22 @@ import Testing
             to: corpus.appendingPathComponent("object.json"), atomically: true, encoding: .utf8)
         try Self.run("ReelFuzzCameraPath", corpus: corpus, in: directory)
     }
+
+    /// Playlist files and the queue they make, seeded with the M3U8 ffmpeg's HLS muxer
+    /// writes, an extended M3U and a PLS as players write them.
+    @Test func thePlaylistReaderSurvivesFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hls = directory.appendingPathComponent("hls")
+        try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: true)
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=size=32x16:rate=5:duration=3",
+                                                "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", hls.appendingPathComponent("index.m3u8").path])
+        guard made.status == 0 else { throw TestSetupError(made.stderr) }
+        try FileManager.default.copyItem(at: hls.appendingPathComponent("index.m3u8"), to: corpus.appendingPathComponent("hls.m3u8"))
+        try "#EXTM3U\r\n#EXTINF:10,First\r\nfirst.mp4\r\n/abs/second.mkv\r\nhttp://host/third.ts\r\nfile:///tmp/a%20b.mp4\r\n".write(
+            to: corpus.appendingPathComponent("list.m3u"), atomically: true, encoding: .utf8)
+        try "[playlist]\nFile2=two.mp3\nTitle2=Two\nFile1=rtsp://cam/1\nLength1=-1\nNumberOfEntries=2\nVersion=2\n".write(
+            to: corpus.appendingPathComponent("list.pls"), atomically: true, encoding: .utf8)
+        try Self.run("ReelFuzzPlaylist", corpus: corpus, in: directory)
+    }
 }

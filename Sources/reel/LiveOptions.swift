@@ -16,7 +16,17 @@ struct LiveOptions: ParsableArguments {
                                                                    valueName: "seconds"))
     var reconnectFor: Double = Player.Configuration().reconnectFor
 
+    @Option(help: ArgumentHelp("Record what is played to FILE without re-encoding, from the next keyframe (mkv, mp4 in fragments, ts; by its extension); a reconnect starts FILE-001.ext, and so on.",
+                               valueName: "file"))
+    var record: String?
+
+    @Option(name: .customLong("record-segment"), help: ArgumentHelp("With --record, a new file at the first keyframe past every SECONDS: FILE-000.ext, FILE-001.ext…",
+                                                                    valueName: "seconds"))
+    var recordSegment: Double?
+
     func validate() throws {
+        if recordSegment != nil && record == nil { throw ValidationError("--record-segment cuts the file --record writes; give --record FILE") }
+        if let recordSegment, !(recordSegment > 0) { throw ValidationError("--record-segment takes seconds above 0 (got \(recordSegment))") }
         guard reconnectFor >= 0 else { throw ValidationError("--reconnect-for takes seconds, 0 or more (got \(reconnectFor))") }
         guard LiveMode(rawValue: live) != nil else { throw ValidationError("--live takes auto, on or off (got \(live))") }
         guard latency >= 0, latency < LiveLatency().jumpAbove else {

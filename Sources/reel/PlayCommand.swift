@@ -262,6 +262,13 @@ struct PlayCommand: AsyncParsableCommand {
             throw fail("tap: \(error)")
         }
 
+        if let record = liveOptions.record {
+            do {
+                try player.startRecording(to: record, segmentSeconds: liveOptions.recordSegment)
+            } catch {
+                throw fail("--record: \(error)")
+            }
+        }
         let startedAt = Date()
         let interrupts = InterruptSignals { player.stop() }
         try await failing {
@@ -319,6 +326,8 @@ struct PlayCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("reel: \(names[index]): \(error)\n".utf8))
             case .reconnecting(let attempt, let reason):
                 FileHandle.standardError.write(Data("reel: \(reason); reconnecting (attempt \(attempt))\n".utf8))
+            case .recordingFailed(let error):
+                FileHandle.standardError.write(Data("reel: --record: \(error); recording stopped, playback goes on\n".utf8))
             case .reconnected(let attempts, let seconds):
                 FileHandle.standardError.write(Data(String(format: "reel: reconnected after %d attempt%@, %.1f s\n", attempts, attempts == 1 ? "" : "s", seconds).utf8))
             case .endOfStream, .stateChanged(.idle): break loop
@@ -330,6 +339,13 @@ struct PlayCommand: AsyncParsableCommand {
         }
         stopper?.cancel()
         reporter?.stop()
+        let recordingError: (any Error)?
+        do {
+            try player.stopRecording()
+            recordingError = nil
+        } catch {
+            recordingError = error
+        }
         player.stop()
         let report = player.statistics
         if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
@@ -343,6 +359,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         withExtendedLifetime(interrupts) {}
         if let failure { throw fail(failure.description) }
+        if let recordingError { throw fail("--record: \(recordingError)") }
         if let tapError { throw fail("tap: \(tapError)") }
         if !failedItems.isEmpty { throw fail("\(failedItems.count) of the \(items.count) inputs could not be played") }
     }

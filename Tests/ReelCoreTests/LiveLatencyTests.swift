@@ -117,3 +117,13 @@ import Testing
         #expect(off.nextWait(elapsed: 0) == nil && off.attempts == 0, "0: no reconnect")
     }
 }
+
+@Suite struct RecordingNamesTests {
+    @Test func numbersSegmentsAndTheFilesAfterAReconnect() {
+        #expect(RecordingNames.path("cam.mkv", index: 0, segmented: false) == "cam.mkv")
+        #expect(RecordingNames.path("cam.mkv", index: 1, segmented: false) == "cam-001.mkv")
+        #expect(RecordingNames.path("/rec/cam.v1.mp4", index: 0, segmented: true) == "/rec/cam.v1-000.mp4")
+        #expect(RecordingNames.path("dir.d/cam", index: 12, segmented: true) == "dir.d/cam-012")
+        #expect(RecordingNames.path(".hidden", index: 1_234, segmented: true) == ".hidden-1234")
+    }
+}

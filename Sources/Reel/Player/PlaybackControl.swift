@@ -88,6 +88,8 @@ final class PlaybackControl: @unchecked Sendable {
     /// new timeline, and hands the audio decode thread its decoder there.
     var audioStreamIndex: Int?
     var pendingAudioDecoder: Decoder?
+    /// Where the read thread hands packets to be recorded, while a recording runs.
+    var recorder: SessionRecorder?
 
     init() {
         // A playback opens paused: its clocks start held, or the opening frame's time

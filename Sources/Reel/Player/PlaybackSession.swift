@@ -38,7 +38,7 @@ final class PlaybackSession: @unchecked Sendable {
     private let testHooks: PlaybackTestHooks
     private let displayThread: DisplayThread
 
-    private let demuxer: any PlaybackSource
+    let demuxer: any PlaybackSource
     private let audioDecoder: Decoder?
     let videoDecoder: Decoder?
     /// The input's subtitle tracks and files, and the one shown; nil without any, or without video.
@@ -171,6 +171,7 @@ final class PlaybackSession: @unchecked Sendable {
         audioFrames.abort()
         demuxer.cancel()
         subtitles?.stop()
+        stopRecording()
         audioOutput?.close()
         _ = finished.wait(timeout: .now() + 10)
         if closingVideoOutput, let videoOutput { displayThread.close(videoOutput) }
@@ -262,6 +263,7 @@ final class PlaybackSession: @unchecked Sendable {
                     // the input is opened again, on a new timeline.
                     if let jumped { throw InputError(.timestampsJumped(from: jumped, to: start), operation: .read, url: demuxer.url) }
                 }
+                if let recorder = control.read({ $0.recorder }) { recorder.take(packet) }
                 if packet.streamIndex == audioStream {
                     audioPackets.put(QueuedPacket(packet: packet), serial: serial)
                 } else if packet.streamIndex == videoStream {

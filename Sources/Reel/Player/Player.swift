@@ -37,6 +37,9 @@ public final class Player: @unchecked Sendable {
     var generation = 0
     /// The open under way, which ``stop()`` interrupts.
     var openingInterrupt: InterruptController?
+    /// The recording asked for (``startRecording(to:segmentSeconds:)``); each input opened
+    /// while it runs records into its next file.
+    var recording: Recording?
     /// Playlist items are opened here, one at a time, whatever asked for them.
     let itemQueue = DispatchQueue(label: "reel.player.items")
 
@@ -187,6 +190,14 @@ public final class Player: @unchecked Sendable {
             if buffering { move(to: .buffering) } else if state == .buffering { move(to: .playing) }
         }
         if let start { session.requestSeek(to: session.startTime + max(start, 0), mode: .exact) }
+        if let recording = lock.withLock({ self.recording }) {
+            do {
+                try session.record(recording)
+            } catch {
+                recording.failed(error as? OutputError ?? OutputError(recording.path, "\(error)"))
+                continuation.yield(.recordingFailed(PlayerError(error)))
+            }
+        }
         do {
             try session.start()
         } catch {

@@ -28,6 +28,8 @@ public enum PlayerEvent: Sendable {
     case reconnecting(attempt: Int, reason: String)
     /// The live input plays again, after `attempts` attempts, `seconds` after it was lost.
     case reconnected(attempts: Int, seconds: Double)
+    /// A recording could not be written (a full disk): it stopped, playback goes on.
+    case recordingFailed(PlayerError)
     /// Playback failed; the player is in the failed state.
     case error(PlayerError)
     /// A screenshot asked for in the window (`s`) was written to `path`.

@@ -20,12 +20,17 @@ struct CopiedStream {
         inputIndex = index
     }
 
-    /// Writes a packet of the input stream, its timestamps carried over; packets of other
-    /// streams are ignored.
-    func write(_ packet: Packet, to context: UnsafeMutablePointer<AVFormatContext>) throws {
+    /// Writes a packet of the input stream, its timestamps carried over (less `shift`
+    /// microseconds); packets of other streams are ignored.
+    func write(_ packet: Packet, to context: UnsafeMutablePointer<AVFormatContext>, shift: Int64 = 0) throws {
         guard packet.streamIndex == inputIndex, let box = packet.owner as? PacketBox, let clone = av_packet_clone(box.packet) else { return }
         var owned: UnsafeMutablePointer<AVPacket>? = clone
         defer { av_packet_free(&owned) }
+        if shift != 0 {
+            let ticks = av_rescale_q(shift, AVRational(num: 1, den: 1_000_000), inputTimeBase)
+            if clone.pointee.pts != FFmpegCode.noPTS { clone.pointee.pts -= ticks }
+            if clone.pointee.dts != FFmpegCode.noPTS { clone.pointee.dts -= ticks }
+        }
         clone.pointee.stream_index = output.pointee.index
         av_packet_rescale_ts(clone, inputTimeBase, output.pointee.time_base)
         clone.pointee.pos = -1

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+extension PlaybackTests {
+    /// `reel play --record` against nginx-rtmp fed by ffmpeg with a known file: what is
+    /// recorded decodes, picture for picture, as a stretch of the file published, in one
+    /// file, in segments, and after a SIGKILL.
+    @Suite(.serialized) struct RecordingTests {
+        /// 20 s at 25 fps, a keyframe each second, B-frames, with sound.
+        private func published() throws -> String {
+            try Fixtures.made("record-source-20s.mp4", [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=20", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=20",
+                "-c:v", "libx264", "-g", "25", "-bf", "2", "-pix_fmt", "yuv420p", "-c:a", "aac"])
+        }
+
+        private func pictureHashes(_ path: String) throws -> [Substring] {
+            let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-map", "0:v", "-f", "framemd5", "-"])
+            return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.drop { $0 == " " } }
+        }
+
+        /// Where `recorded` starts in `source` if it is a run of its pictures with none
+        /// missing. A recording stops after a packet in decode order, so the B-frames that
+        /// follow its last P-frame in that order are not in it and the last pictures skip
+        /// them: the last `bFrames` need only be pictures of the source after the run.
+        private func startOfRun(_ recorded: [Substring], in source: [Substring], bFrames: Int = 2) -> Int? {
+            guard let first = recorded.first, let start = source.firstIndex(of: first) else { return nil }
+            let body = recorded.dropLast(bFrames)
+            guard Array(source[start...].prefix(body.count)) == Array(body) else { return nil }
+            let after = source[(start + body.count)...]
+            return recorded.suffix(bFrames).allSatisfy(after.contains) ? start : nil
+        }
+
+        /// ffmpeg reads `path` to its end without an error line.
+        private func readsCleanly(_ path: String) throws -> String {
+            try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "null", "-"]).stderr
+        }
+
+        private func recordLive(_ arguments: [String], seconds: Double, signal: Int32 = SIGINT) throws -> (status: Int32?, stderr: String) {
+            let server = try RTMPServer()
+            defer { server.stop() }
+            let publisher = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", try published(), "-c", "copy", "-f", "flv", server.url()])
+            defer { publisher.stop() }
+            Thread.sleep(forTimeInterval: 1)
+            let errors = try Paths.temporaryDirectory().appendingPathComponent("stderr.txt").path
+            let player = try BackgroundProcess(Paths.reel, ["play", "--headless"] + arguments + [server.url()], errorPath: errors)
+            Thread.sleep(forTimeInterval: seconds)
+            if signal == SIGKILL { player.kill() } else { player.interrupt() }
+            _ = player.waitForExit(within: 10)
+            return (player.exitStatus, (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+        }
+
+        @Test(.timeLimit(.minutes(1))) func aRecordingIsAStretchOfThePublishedPictures() throws {
+            let file = try Paths.temporaryDirectory().appendingPathComponent("live.mkv").path
+            let run = try recordLive(["--record", file], seconds: 5)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try readsCleanly(file) == "")
+            let recorded = try pictureHashes(file)
+            let start = startOfRun(recorded, in: try pictureHashes(try published()))
+            print("recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
+            #expect(recorded.count >= 75 && start != nil, "\(recorded.count) pictures, a run of the source: \(start != nil)")
+        }
+
+        @Test(.timeLimit(.minutes(1))) func segmentsFollowOneAnotherWithNoPictureLost() throws {
+            let directory = try Paths.temporaryDirectory()
+            let run = try recordLive(["--record", directory.appendingPathComponent("seg.ts").path, "--record-segment", "2"], seconds: 7.5)
+            #expect(run.status == 0, "\(run.stderr)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("seg-") }.sorted()
+            #expect(files.count >= 3 && files.first == "seg-000.ts", "\(files)")
+            var all: [Substring] = []
+            for name in files {
+                let path = directory.appendingPathComponent(name).path
+                #expect(try readsCleanly(path) == "", "\(name)")
+                let pictures = try pictureHashes(path)
+                if name != files.last { #expect((49...51).contains(pictures.count), "\(name): \(pictures.count) pictures in a 2 s segment") }
+                all += pictures
+            }
+            print("segments: \(files.count) files, \(all.count) pictures in all")
+            #expect(startOfRun(all, in: try pictureHashes(try published())) != nil, "the segments together are one run of the source")
+        }
+
+        @Test(.timeLimit(.minutes(1))) func aKilledRecorderLeavesAnMP4ThatPlays() throws {
+            let file = try Paths.temporaryDirectory().appendingPathComponent("killed.mp4").path
+            _ = try recordLive(["--record", file], seconds: 4.5, signal: SIGKILL)
+            #expect(try readsCleanly(file) == "")
+            let recorded = try pictureHashes(file)
+            print("killed: \(recorded.count) pictures play from the fragmented MP4")
+            let source = try pictureHashes(try published())
+            #expect(recorded.count >= 50 && startOfRun(recorded, in: source) != nil, "\(recorded.count) pictures")
+        }
+    
+
+        @Test(.timeLimit(.minutes(1))) func aReconnectStartsTheNextFile() throws {
+            let server = try RTMPServer()
+            defer { server.stop() }
+            var publisher = try publishTestStream(to: server.url())
+            defer { publisher.stop() }
+            let directory = try Paths.temporaryDirectory()
+            let errors = directory.appendingPathComponent("stderr.txt").path
+            let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--record", directory.appendingPathComponent("cam.mkv").path, server.url()],
+                                               errorPath: errors)
+            defer { player.stop() }
+            Thread.sleep(forTimeInterval: 5)
+            publisher.stop()
+            Thread.sleep(forTimeInterval: 0.5)
+            publisher = try publishTestStream(to: server.url())
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline, !((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("reconnected after") {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            Thread.sleep(forTimeInterval: 3)
+            player.interrupt()
+            #expect(player.waitForExit(within: 10) && player.exitStatus == 0, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("cam") }.sorted()
+            #expect(files == ["cam-001.mkv", "cam.mkv"], "\(files)")
+            for name in files {
+                let path = directory.appendingPathComponent(name).path
+                #expect(try readsCleanly(path) == "", "\(name)")
+                let pictures = try pictureHashes(path).count
+                print("\(name): \(pictures) pictures")
+                #expect(pictures >= 25, "\(name): \(pictures) pictures")
+            }
+        }
+
+        @Test func aNameWithoutAContainerOrAPlaceToWriteIsOneLine() throws {
+            let clip = try Fixtures.shortTransportStream()
+            for (path, expected) in [("/tmp/out.nosuchcontainer", "no container"), ("/no/such/directory/out.mkv", "No such file or directory")] {
+                let result = try reel("play", "--headless", "--record", path, clip)
+                #expect(result.status != 0 && result.status != nil, "\(path)")
+                let lines = result.stderr.split(separator: "\n")
+                #expect(lines.count == 1 && lines[0].contains("--record") && lines[0].contains(expected), "\(result.stderr)")
+            }
+        }
+
+        /// A disk that fills up (/dev/full) stops the recording, not playback: a line says
+        /// so while it plays to its end, and the exit status says the recording failed.
+        @Test func aFullDiskStopsTheRecordingNotPlayback() throws {
+            let directory = try Paths.temporaryDirectory()
+            let full = directory.appendingPathComponent("full.ts").path
+            try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: "/dev/full")
+            let result = try reel("play", "--headless", "--stats", "--record", full, try Fixtures.shortTransportStream())
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("recording stopped, playback goes on") && result.stderr.contains("No space left on device"), "\(result.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect((report?["statistics"] as? [String: Any])?["frames_shown"] as? Int == 50, "\(result.stdout)")
+        }
+    }
+}

@@ -24,7 +24,15 @@ struct LiveOptions: ParsableArguments {
                                                                     valueName: "seconds"))
     var recordSegment: Double?
 
+    @Flag(name: .customLong("measure-latency"), help: "Read the timecode `reel encode --camera --timecode` draws from every picture shown and report the latency from capture to screen (p50, p95, max, unreadable pictures) in --stats and at the end.")
+    var measureLatency = false
+
+    @Option(name: .customLong("latency-warmup"), help: ArgumentHelp("With --measure-latency, leave out the pictures of the first SECONDS after the first one read.",
+                                                                    valueName: "seconds"))
+    var latencyWarmup: Double = 0
+
     func validate() throws {
+        guard latencyWarmup >= 0 else { throw ValidationError("--latency-warmup takes seconds, 0 or more (got \(latencyWarmup))") }
         if recordSegment != nil && record == nil { throw ValidationError("--record-segment cuts the file --record writes; give --record FILE") }
         if let recordSegment, !(recordSegment > 0) { throw ValidationError("--record-segment takes seconds above 0 (got \(recordSegment))") }
         guard reconnectFor >= 0 else { throw ValidationError("--reconnect-for takes seconds, 0 or more (got \(reconnectFor))") }
@@ -38,5 +46,7 @@ struct LiveOptions: ParsableArguments {
         configuration.live = LiveMode(rawValue: live) ?? .auto
         configuration.liveLatency.target = latency
         configuration.reconnectFor = reconnectFor
+        configuration.measuresLatency = measureLatency
+        configuration.latencyWarmup = latencyWarmup
     }
 }

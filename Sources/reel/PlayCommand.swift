@@ -349,6 +349,9 @@ struct PlayCommand: AsyncParsableCommand {
         player.stop()
         let report = player.statistics
         if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
+        if let glass = report.glassToGlass {
+            FileHandle.standardError.write(Data("reel: glass-to-glass latency \(glass.line)\n".utf8))
+        }
         for error in headlessVideo.errors { FileHandle.standardError.write(Data("reel: snapshot: \(error)\n".utf8)) }
         if failure == nil, let error = panoramaOutput?.error { throw fail("cannot show the 360° view: \(error)") }
         let tapError = taps.finish(verbose: stats)
@@ -360,6 +363,9 @@ struct PlayCommand: AsyncParsableCommand {
         withExtendedLifetime(interrupts) {}
         if let failure { throw fail(failure.description) }
         if let recordingError { throw fail("--record: \(recordingError)") }
+        if let glass = report.glassToGlass, glass.pictures == 0, failure == nil {
+            throw fail("--measure-latency: none of the \(glass.unreadable) pictures shown carried a readable timecode (`reel encode --camera --timecode` draws one)")
+        }
         if let tapError { throw fail("tap: \(tapError)") }
         if !failedItems.isEmpty { throw fail("\(failedItems.count) of the \(items.count) inputs could not be played") }
     }

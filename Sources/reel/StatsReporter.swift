@@ -9,7 +9,8 @@ final class StatsReporter: @unchecked Sendable {
         line = LiveLine {
             let s = player.statistics
             let offset = s.avOffset.map { String(format: "%+.3f", $0) } ?? "n/a"
-            let live = s.liveLatency.map { String(format: "  live %.3f s (catch-ups %d, jumps %d)", $0, s.liveCatchUps, s.liveJumps) } ?? ""
+            var live = s.liveLatency.map { String(format: "  live %.3f s (catch-ups %d, jumps %d)", $0, s.liveCatchUps, s.liveJumps) } ?? ""
+            if let glass = s.glassToGlass { live += "  glass " + glass.line }
             return String(format: "%8.2f s  shown %6d  dropped %4d  A-V %@  queues v %3d pkt %2d frm  a %3d pkt %2d frm  underruns %d%@ ",
                           s.position, s.framesShown, s.framesDropped, offset, s.videoPacketsQueued, s.videoFramesQueued,
                           s.audioPacketsQueued, s.audioFramesQueued, s.audioUnderruns, live)

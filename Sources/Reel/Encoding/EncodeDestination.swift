@@ -2,7 +2,7 @@ import ReelCore
 import ReelFFmpeg
 
 /// Where `reel encode` writes: an Annex B file, an MP4 (or another container libavformat
-/// knows by the file name), or an RTP stream with its SDP.
+/// knows by the file name), an RTP stream with its SDP, or a live stream to a server.
 public enum EncodeDestination: Sendable, Equatable {
     /// An H.264 or H.265 elementary stream with start codes; parameter sets before every keyframe when asked.
     case annexB(path: String, repeatParameterSets: Bool)
@@ -10,13 +10,20 @@ public enum EncodeDestination: Sendable, Equatable {
     case container(path: String)
     /// RTP to `rtp://HOST:PORT`, packets of at most `mtu` bytes, the SDP written to `sdpPath` when given.
     case rtp(url: String, sdpPath: String?, mtu: Int)
+    /// A live stream in `container` (FFmpeg's muxer name): FLV to `rtmp://` or `rtmps://`
+    /// (a server such as nginx-rtmp), MPEG-TS to `srt://`, `udp://` or `tcp://`.
+    case stream(url: String, container: String)
 
-    /// Chosen from the output's name: `rtp://…`, `.h264`/`.264`/`.h265`/`.265`/`.hevc`, or
-    /// a container.
+    /// Chosen from the output's name: `rtp://…`, a stream URL (`rtmp://`, `rtmps://`,
+    /// `srt://`, `udp://`, `tcp://`), `.h264`/`.264`/`.h265`/`.265`/`.hevc`, or a container.
     public init(output: String, sdpPath: String? = nil, mtu: Int = 1400, repeatParameterSets: Bool = false) {
         let lowered = output.lowercased()
         if lowered.hasPrefix("rtp://") {
             self = .rtp(url: output, sdpPath: sdpPath, mtu: mtu)
+        } else if lowered.hasPrefix("rtmp://") || lowered.hasPrefix("rtmps://") {
+            self = .stream(url: output, container: "flv")
+        } else if ["srt://", "udp://", "tcp://"].contains(where: { lowered.hasPrefix($0) }) {
+            self = .stream(url: output, container: "mpegts")
         } else if [".h264", ".264", ".h265", ".265", ".hevc"].contains(where: { lowered.hasSuffix($0) }) {
             self = .annexB(path: output, repeatParameterSets: repeatParameterSets)
         } else {

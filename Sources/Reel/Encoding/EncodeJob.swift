@@ -113,6 +113,11 @@ public final class EncodeJob: @unchecked Sendable {
                 break
             }
             if !input.isLive { session.waitForQueueSpace() }
+            if case .stream = destination, !input.isLive {
+                // A file sent to a server goes at its frame rate, as ffmpeg's -re sends it.
+                let due = started + (time.seconds - start) - monotonicSeconds()
+                if due > 0 { usleep(UInt32(min(due, 10) * 1_000_000)) }
+            }
             try session.encode(frame, presentationTime: time, forceKeyframe: forcedKeyframes.contains(index))
             index += 1
             mediaSeconds = time.seconds - start + 1 / frameRate
@@ -153,6 +158,12 @@ public final class EncodeJob: @unchecked Sendable {
             let file = input as? DecodedFileInput
             let muxer = try EncodedSampleMuxer(path: path, format: format, timescale: EncoderSession.timescale, frameRate: input.frameRate,
                                                audio: file?.audioStreamIndex, of: file?.demuxer)
+            if muxer.reencodesAudio { audioReencodedFrom = inputAudioCodec }
+            return ContainerSink(muxer: muxer, frameRate: input.frameRate)
+        case .stream(let url, let container):
+            let file = input as? DecodedFileInput
+            let muxer = try EncodedSampleMuxer(path: url, container: container, format: format, timescale: EncoderSession.timescale,
+                                               frameRate: input.frameRate, audio: file?.audioStreamIndex, of: file?.demuxer)
             if muxer.reencodesAudio { audioReencodedFrom = inputAudioCodec }
             return ContainerSink(muxer: muxer, frameRate: input.frameRate)
         case .rtp(let url, let sdpPath, let mtu):

@@ -198,6 +198,11 @@ struct DisplayLoop {
         } else {
             output.present(frame)
         }
+        if session.configuration.measuresLatency {
+            let clock = LatencyTimecode.now()
+            let code = LatencyTimecode.read(decoded)
+            control.update { $0.latencyMeter?.add(code: code, at: clock) }
+        }
         if !output.feedsFrameTap { session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : decoded) }
         lastShown = (pts, item.duration)
         let shownAt = monotonicSeconds()

@@ -90,6 +90,8 @@ final class PlaybackControl: @unchecked Sendable {
     var pendingAudioDecoder: Decoder?
     /// Where the read thread hands packets to be recorded, while a recording runs.
     var recorder: SessionRecorder?
+    /// The timecodes read from the pictures shown, when latency is measured.
+    var latencyMeter: LatencyMeter?
 
     init() {
         // A playback opens paused: its clocks start held, or the opening frame's time

@@ -58,6 +58,7 @@ final class PlaybackSession: @unchecked Sendable {
          onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil, displayThread: DisplayThread,
          interrupt: InterruptController? = nil, testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
         self.configuration = configuration
+        if configuration.measuresLatency { control.update { $0.latencyMeter = LatencyMeter(warmup: configuration.latencyWarmup) } }
         self.displayThread = displayThread
         self.testHooks = testHooks
         self.openedAt = openedAt

@@ -97,6 +97,7 @@ public final class Player: @unchecked Sendable {
         statistics.videoFramesQueued = session.videoFrames.count
         statistics.audioFramesQueued = session.audioFrames.count
         statistics.framesAllocated = session.framesAllocated
+        statistics.glassToGlass = session.control.read { $0.latencyMeter }?.summary
         return statistics
     }
 

@@ -33,16 +33,19 @@ public final class EncodedSampleMuxer {
     ///     fragments (one per keyframe), so that it plays up to its last fragment however
     ///     writing ends (a full disk, a crash): what a recording needs. Otherwise the file
     ///     is written under a hidden name and appears, whole, at ``finish()``.
-    public init(path: String, format: VideoFormatDescription, timescale: Int32, frameRate: Rational?,
+    ///   - container: FFmpeg's name of the muxer (`flv`, `mpegts`); by `path`'s extension
+    ///     when nil. A URL (`rtmp://…`) is a live stream: each packet is sent as it is written.
+    public init(path: String, container: String? = nil, format: VideoFormatDescription, timescale: Int32, frameRate: Rational?,
                 audio audioStreamIndex: Int? = nil, of demuxer: Demuxer? = nil, fragmented: Bool = false) throws {
         FFmpegLog.installIfNeeded()
         self.path = path
         file = fragmented ? PartialFile(inPlace: path) : PartialFile(path)
         sampleTimeBase = AVRational(num: 1, den: timescale)
         var context: UnsafeMutablePointer<AVFormatContext>?
-        var code = avformat_alloc_output_context2(&context, nil, nil, path)
+        var code = avformat_alloc_output_context2(&context, nil, container, path)
         guard code >= 0, let context else { throw OutputError(path, "no container for this file name (\(ffmpegErrorText(code)))") }
         self.context = context
+        if path.contains("://") { context.pointee.flush_packets = 1 }
         guard let stream = avformat_new_stream(context, nil), let parameters = stream.pointee.codecpar else { throw OutputError(path, "out of memory") }
         videoStream = stream
         parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO

@@ -10,8 +10,11 @@ struct EncodeCommand: AsyncParsableCommand {
             The input is a .y4m file, a raw I420 file (.yuv, with --input-size and --input-rate), any \
             file Reel decodes (its audio is copied into an MP4 when the MP4 takes its codec), or the \
             synthetic camera (--camera 1280x720@30: a moving scene with the time and frame number \
-            burnt in, in real time). The output is an Annex B stream (.h264, .h265), a container \
-            (.mp4, .mkv, .mov) or rtp://HOST:PORT with its SDP written by --sdp.
+            burnt in, in real time; --timecode adds a glass-to-glass timecode that `reel play \
+            --measure-latency` and `reel latency` read). The output is an Annex B stream (.h264, \
+            .h265), a container (.mp4, .mkv, .mov), rtp://HOST:PORT with its SDP written by --sdp, \
+            or a live stream: rtmp://SERVER/APP/NAME (FLV), srt://, udp:// or tcp:// (MPEG-TS); a \
+            file sent to a stream goes at its frame rate.
             """)
 
     @Option(name: .shortAndLong, help: "A video file, .y4m or .yuv.")
@@ -19,6 +22,9 @@ struct EncodeCommand: AsyncParsableCommand {
 
     @Option(help: "The synthetic camera: WIDTHxHEIGHT@FPS.")
     var camera: String?
+
+    @Flag(help: "With --camera: draw the wall-clock time of each capture across the top as large blocks with a checksum, for `reel play --measure-latency` and `reel latency`.")
+    var timecode = false
 
     @Option(name: .customLong("input-size"), help: "Picture size of a raw .yuv input (WIDTHxHEIGHT).")
     var inputSize: String?
@@ -65,7 +71,7 @@ struct EncodeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("repeat-headers"), help: "Annex B: parameter sets before every keyframe, not only at the start.")
     var repeatHeaders = false
 
-    @Option(name: .shortAndLong, help: "out.h264, out.h265, out.mp4 or rtp://HOST:PORT.")
+    @Option(name: .shortAndLong, help: "out.h264, out.h265, out.mp4, rtp://HOST:PORT, rtmp://SERVER/APP/NAME, srt://HOST:PORT, udp:// or tcp://.")
     var output: String
 
     @Option(help: "Where to write the SDP of an RTP output.")
@@ -92,7 +98,8 @@ struct EncodeCommand: AsyncParsableCommand {
         guard (input == nil) != (camera == nil) else { throw ValidationError("give either --input or --camera") }
         guard ["h264", "h265"].contains(codec) else { throw ValidationError("--codec is h264 or h265, got \(codec)") }
         guard EncoderProperties.Profile(rawValue: profile) != nil else { throw ValidationError("--profile is baseline, main or high, got \(profile)") }
-        if camera != nil, duration == nil, !output.hasPrefix("rtp://") { throw ValidationError("--camera writes to a file only with --duration") }
+        if timecode && camera == nil { throw ValidationError("--timecode is drawn by the synthetic camera: give --camera") }
+        if camera != nil, duration == nil, !output.contains("://") { throw ValidationError("--camera writes to a file only with --duration") }
     }
 
     func run() async throws {
@@ -155,7 +162,7 @@ struct EncodeCommand: AsyncParsableCommand {
     private func makeInput() throws -> any EncoderInput {
         if let camera {
             let mode = try EncodeArguments.camera(camera)
-            return try SyntheticCamera(width: mode.width, height: mode.height, frameRate: mode.rate)
+            return try SyntheticCamera(width: mode.width, height: mode.height, frameRate: mode.rate, timecode: timecode)
         }
         let path = input!
         if path.lowercased().hasSuffix(".y4m") { return try RawPictureFileInput(y4m: path) }

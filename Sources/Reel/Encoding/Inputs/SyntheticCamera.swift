@@ -14,6 +14,8 @@ public final class SyntheticCamera: EncoderInput {
     public let frameRate: Rational
     public let frameCount: Int?
     public let isLive: Bool
+    /// Whether each picture carries its capture time as a ``LatencyTimecode``.
+    public let drawsTimecode: Bool
     private let pool = PixelBufferPool(capacity: 16)
     private let texture: [UInt8]
     private let textureWidth: Int
@@ -36,13 +38,19 @@ public final class SyntheticCamera: EncoderInput {
     ///   - frameRate: frames per second.
     ///   - frames: how many frames it delivers; nil for ever.
     ///   - realTime: wait for each frame's time, as a camera does.
-    public init(width: Int, height: Int, frameRate: Rational, frames: Int? = nil, realTime: Bool = true) throws {
+    ///   - timecode: draw the wall-clock time of each capture as a ``LatencyTimecode``
+    ///     across the top, for a viewer to measure the latency from camera to screen.
+    public init(width: Int, height: Int, frameRate: Rational, frames: Int? = nil, realTime: Bool = true, timecode: Bool = false) throws {
         guard width >= 64, height >= 64, width % 2 == 0, height % 2 == 0, width <= 8192, height <= 8192 else {
             throw EncoderError(.invalidProperty, "the camera's size must be even and 64x64 to 8192x8192, got \(width)x\(height)")
         }
         guard let rate = frameRate.doubleValue, rate > 0, rate <= 240 else {
             throw EncoderError(.invalidProperty, "the camera's frame rate must be above 0 and at most 240, got \(frameRate)")
         }
+        if timecode, LatencyTimecode.cellSize(width: width, height: height) == nil {
+            throw EncoderError(.invalidProperty, "the camera at \(width)x\(height) is too small for a timecode (128 pixels wide at least, and wide rather than tall)")
+        }
+        drawsTimecode = timecode
         self.width = width
         self.height = height
         self.frameRate = frameRate
@@ -76,8 +84,10 @@ public final class SyntheticCamera: EncoderInput {
             let due = start + Double(index) / rate - now
             if due > 0 { usleep(UInt32(due * 1_000_000)) }
         }
+        let captured = LatencyTimecode.now()
         let picture = try pool.makeBuffer(format: .i420, width: width, height: height)
         draw(into: picture)
+        if drawsTimecode { LatencyTimecode.draw(captured, into: picture) }
         let time = MediaTime(value: Int64(index) * Int64(frameRate.denominator), timescale: Int32(clamping: frameRate.numerator))
         index += 1
         return (picture.videoFrame(), time)

@@ -1,0 +1,75 @@
+import Testing
+@testable import ReelCore
+
+@Suite struct LatencyTimecodeTests {
+    @Test func crc16MatchesItsCheckValue() {
+        #expect(CRC16.ccittFalse(Array("123456789".utf8)) == 0x29B1)
+    }
+
+    @Test func cellsCarryTheTimeAndACheck() throws {
+        let time: UInt64 = 0x2ABC_DEF0_1234 & (1 << 46 - 1)
+        let cells = LatencyTimecode.cells(for: time)
+        #expect(cells.count == 64 && cells[0] && !cells[1])
+        #expect(LatencyTimecode.time(fromCells: cells) == time)
+        // Any one cell flipped fails the check rather than giving another time.
+        for index in 2..<64 {
+            var damaged = cells
+            damaged[index].toggle()
+            #expect(LatencyTimecode.time(fromCells: damaged) == nil, "cell \(index)")
+        }
+    }
+
+    @Test func aDrawnCodeReadsBackAtItsOwnSizeAndScaledWithNoise() throws {
+        let time: UInt64 = 1_234_567_890_123
+        let picture = try PixelBuffer(format: .i420, width: 1280, height: 720)
+        for plane in picture.planes { for row in 0..<plane.rowCount { plane.row(row).update(repeating: 90, count: plane.rowByteCount) } }
+        LatencyTimecode.draw(time, into: picture)
+        let luma = picture.planes[0]
+        #expect(LatencyTimecode.read(width: 1280, height: 720) { UnsafeRawBufferPointer(start: luma.row($0), count: 1280) } == time)
+        // Halved (as a smaller variant would be), levels squeezed and noise added, as an encoder might.
+        var generator = SeededGenerator(seed: 7)
+        let half = (0..<360).map { row in
+            (0..<640).map { column -> UInt8 in
+                let level = Int(luma.row(row * 2)[column * 2]) * 3 / 4 + 30
+                return UInt8(clamping: level + Int(generator.next() % 21) - 10)
+            }
+        }
+        #expect(LatencyTimecode.read(width: 640, height: 360) { row in half[row].withUnsafeBytes { $0 } } == time)
+    }
+
+    @Test func aPictureWithoutACodeOrTooSmallIsUnreadable() throws {
+        let flat = [UInt8](repeating: 128, count: 1280)
+        #expect(LatencyTimecode.read(width: 1280, height: 720) { _ in flat.withUnsafeBytes { $0 } } == nil)
+        #expect(LatencyTimecode.cellSize(width: 96, height: 96) == nil)
+        #expect(LatencyTimecode.cellSize(width: 320, height: 240) == 10)
+    }
+
+    @Test func ageWrapsAroundTheModulus() {
+        let modulus: UInt64 = 1 << 46
+        #expect(LatencyTimecode.age(of: modulus - 1_000, at: 2_000) == 0.003)
+        #expect(LatencyTimecode.age(of: 5_000, at: 2_000) == -0.003)
+    }
+}
+
+@Suite struct LatencyMeterTests {
+    @Test func percentilesAreNearestRank() {
+        var meter = LatencyMeter()
+        for age in 1...100 { meter.add(age: Double(age) / 1000) }
+        meter.add(code: nil)
+        let summary = meter.summary
+        #expect(summary.pictures == 100 && summary.unreadable == 1)
+        #expect(summary.p50 == 0.05 && summary.p95 == 0.095 && summary.max == 0.1 && summary.min == 0.001)
+        #expect(summary.line == "p50 50.0 ms  p95 95.0 ms  max 100.0 ms  (100 pictures, 1 unreadable)")
+        #expect(LatencyMeter().summary.p50 == nil)
+    }
+}
+
+extension LatencyMeterTests {
+    @Test func theWarmupLeavesOutTheFirstSeconds() {
+        var meter = LatencyMeter(warmup: 1)
+        meter.add(code: 0, at: 10_000)
+        meter.add(code: nil, at: 500_000)
+        meter.add(code: 990_000, at: 1_010_000)
+        #expect(meter.summary.pictures == 1 && meter.summary.unreadable == 0 && meter.summary.p50 == 0.02)
+    }
+}

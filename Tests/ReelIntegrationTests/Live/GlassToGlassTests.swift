@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+extension PlaybackTests {
+    /// The latency meter: `reel encode --camera --timecode` draws the capture time, `reel
+    /// latency` and `reel play --measure-latency` read it. The oracle is the test's own wall
+    /// clock around each step, and a delay the player is told to add.
+    @Suite(.serialized) struct GlassToGlassTests {
+        private func summary(_ json: String) throws -> [String: Double] {
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+            return object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+        }
+
+        private func glass(_ report: String) throws -> [String: Double] {
+            let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+            let glass = (object?["statistics"] as? [String: Any])?["glass_to_glass"] as? [String: Any] ?? [:]
+            return glass.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+        }
+
+        /// Every picture of 3 s at 500 kbit/s is read back through ffmpeg's decode, and each
+        /// age lies between what the wall clock allows: read after the encode ended and
+        /// captured after it began.
+        @Test(.timeLimit(.minutes(1))) func theTimecodeSurvives500kbitAndIsTheCaptureClock() throws {
+            let directory = try Paths.temporaryDirectory()
+            let file = directory.appendingPathComponent("cam.mp4").path
+            let encodeStart = Date()
+            let encoded = try reel("encode", "--camera", "1280x720@30", "--timecode", "--bitrate", "500k", "--realtime", "--duration", "3", "-o", file)
+            let encodeEnd = Date()
+            try #require(encoded.status == 0, "\(encoded.stderr)")
+            let readStart = Date()
+            let read = try Processes.run("/bin/bash", ["-o", "pipefail", "-c", "ffmpeg -v error -nostdin -i '\(file)' -f yuv4mpegpipe - | '\(Paths.reel)' latency"])
+            let readEnd = Date()
+            try #require(read.status == 0, "\(read.stderr)")
+            let result = try summary(read.stdout)
+            print("500 kbit/s: \(read.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+            #expect(result["pictures"] == 90 && result["unreadable"] == 0, "\(result)")
+            let lowest = readStart.timeIntervalSince(encodeEnd), highest = readEnd.timeIntervalSince(encodeStart)
+            #expect(result["min", default: -1] >= lowest - 0.01 && result["max", default: 99] <= highest + 0.01, "\(result) outside \(lowest)…\(highest)")
+            // The codes are 3 s of captures, read within the reading's span.
+            let span = result["max", default: 0] - result["min", default: 0], reading = readEnd.timeIntervalSince(readStart)
+            #expect(span >= 89.0 / 30 - reading - 0.05 && span <= 89.0 / 30 + reading + 0.05, "span \(span), reading \(reading)")
+        }
+
+        /// Camera → nginx-rtmp → `reel play --measure-latency`, told to play 0.5 s behind the
+        /// newest media: the meter finds those 0.5 s and the transport's few milliseconds.
+        @Test(.timeLimit(.minutes(1))) func thePlayerMeasuresTheDelayItIsToldToKeep() throws {
+            let server = try RTMPServer()
+            defer { server.stop() }
+            let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
+                                                            "-o", server.url("cam")])
+            defer { camera.stop() }
+            Thread.sleep(forTimeInterval: 1)
+            let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0.5", server.url("cam"),
+                                  signal: (SIGINT, 7))
+            #expect(played.status == 0, "\(played.stderr.suffix(1500))")
+            let result = try glass(played.stdout)
+            print("RTMP, --latency 0.5: \(result)")
+            #expect(result["pictures", default: 0] >= 60 && result["unreadable"] == 0, "\(result)")
+            #expect((0.48...0.75).contains(result["p50", default: 0]), "\(result)")
+            #expect(played.stderr.contains("reel: glass-to-glass latency p50"), "\(played.stderr.suffix(800))")
+        }
+
+        /// `reel encode -o srt://` to `reel play srt://`, playing at the live edge.
+        @Test(.timeLimit(.minutes(1))) func reelToReelOverSRTIsFast() throws {
+            let port = Int.random(in: 40_000..<50_000)
+            let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
+                                                            "-o", "srt://127.0.0.1:\(port)?mode=listener&latency=20000"])
+            defer { camera.stop() }
+            Thread.sleep(forTimeInterval: 1)
+            let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0", "srt://127.0.0.1:\(port)?mode=caller&latency=20000",
+                                  signal: (SIGINT, 6))
+            #expect(played.status == 0, "\(played.stderr.suffix(1500))")
+            let result = try glass(played.stdout)
+            print("SRT, --latency 0: \(result)")
+            #expect(result["pictures", default: 0] >= 60 && result["unreadable"] == 0, "\(result)")
+            #expect(result["p50", default: 1] < 0.15, "\(result)")
+        }
+
+        @Test func whatCarriesNoTimecodeIsOneLine() throws {
+            let text = try Processes.run("/bin/bash", ["-c", "echo hello | '\(Paths.reel)' latency"])
+            #expect(text.status == 1 && text.stderr.contains("YUV4MPEG2"), "\(text.stderr)")
+            let plain = try Processes.run("/bin/bash", ["-o", "pipefail", "-c",
+                                                         "ffmpeg -v error -nostdin -f lavfi -i testsrc2=size=320x240:rate=25:duration=1 -f yuv4mpegpipe - | '\(Paths.reel)' latency"])
+            #expect(plain.status == 1 && plain.stderr.contains("none of the 25 pictures carried a readable timecode"), "\(plain.stderr)")
+            let small = try reel("encode", "--camera", "96x96@30", "--timecode", "--duration", "1", "-o", "/tmp/never.mp4")
+            #expect(small.status != 0 && small.stderr.contains("too small for a timecode"), "\(small.stderr)")
+            let notCamera = try reel("encode", "--timecode", "-i", "x.y4m", "-o", "/tmp/never.mp4")
+            #expect(notCamera.status != 0 && notCamera.stderr.contains("--camera"), "\(notCamera.stderr)")
+        }
+    }
+}

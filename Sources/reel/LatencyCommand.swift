@@ -60,8 +60,9 @@ struct LatencyCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(summary), as: UTF8.self))
-        // A pipe cut mid-picture when the program before it is stopped is the usual end.
-        if let failure, summary.pictures == 0 { throw fail("\(failure)") }
+        // A pipe cut mid-picture when the program before it is stopped is the usual end;
+        // anything else wrong with the stream is an error.
+        if let failure, summary.pictures == 0 || (failure as? InputError)?.reason != .truncated { throw fail("\(failure)") }
         guard summary.pictures > 0 else {
             throw fail("none of the \(summary.unreadable) pictures carried a readable timecode (`reel encode --camera --timecode` draws one)")
         }

@@ -67,7 +67,8 @@ final class PlaybackSession: @unchecked Sendable {
         self.onCommand = onCommand
         let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
         let demuxer = try PlaybackSources.open(url, options: liveByProtocol ? configuration.input.forLiveInput() : configuration.input,
-                                               interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout))
+                                               interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
+                                               liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target)
         self.demuxer = demuxer
         info = demuxer.info
         isLive = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url, duration: info.format.duration, size: info.format.size, format: info.format.name))

@@ -26,10 +26,12 @@ extension Demuxer: PlaybackSource {
 
 enum PlaybackSources {
     /// An `.sdp` file is received by Reel's RTP receiver; anything else goes to FFmpeg.
-    /// `interrupt` cancels FFmpeg's open and reads from any thread.
-    static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController) throws -> any PlaybackSource {
+    /// `interrupt` cancels FFmpeg's open and reads from any thread. `liveTarget`, the
+    /// latency a live player keeps, bounds the receiver's own (its jitter allowance and
+    /// batching) so that it does not hold pictures longer than the player means to.
+    static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController, liveTarget: Double? = nil) throws -> any PlaybackSource {
         if url.lowercased().hasSuffix(".sdp"), FileManager.default.fileExists(atPath: url) {
-            return try RTPPlaybackSource(sdpPath: url, timeout: options.timeout)
+            return try RTPPlaybackSource(sdpPath: url, timeout: options.timeout, latency: liveTarget.map { min($0, RTPReceiver.Configuration.defaultLatency) })
         }
         return try Demuxer(url: url, options: options, interrupt: interrupt)
     }

@@ -22,7 +22,8 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
     static let pendingLimit = 512
     private let idleTimeout: Double?
 
-    init(sdpPath: String, timeout: Double?) throws {
+    /// - Parameter latency: the receiver's jitter allowance; its default when nil.
+    init(sdpPath: String, timeout: Double?, latency: Double? = nil) throws {
         url = sdpPath
         idleTimeout = timeout
         guard let data = FileManager.default.contents(atPath: sdpPath), data.count <= 1 << 20 else {
@@ -36,6 +37,7 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
         timeline = ContinuousTimeline(clockRate: description.clockRate)
         var configuration = RTPReceiver.Configuration(description: description)
         configuration.waitForKeyframe = true
+        if let latency { configuration.latency = latency }
         receiver = try RTPReceiver(configuration: configuration)
         var stream = StreamDescription(index: 0, type: .video, codecName: description.codec == .h264 ? "h264" : "hevc", timeBase: Rational(1, description.clockRate))
         let format = FormatDescription(url: sdpPath, name: "rtp", longName: "RTP (Reel's receiver)", startTime: 0, duration: nil,

@@ -19,8 +19,11 @@ public final class RTPReceiver: @unchecked Sendable {
         public var description: SessionDescription
         /// Where packets come from; by default UDP at the SDP's address and port.
         public var transport: RTPTransportKind
-        /// How long a packet behind a gap waits for the missing ones (0 to 2 s).
-        public var latency: Double = 0.2
+        /// How long a packet behind a gap waits for the missing ones (0 to 2 s); also
+        /// bounds how long datagrams are gathered before they are handled (a quarter of it).
+        public var latency: Double = Self.defaultLatency
+        /// 200 ms, as GStreamer's `rtpjitterbuffer` by default.
+        public static let defaultLatency = 0.2
         /// Packets the jitter buffer holds at most; past it the oldest gap is given up.
         public var maxPackets = 4096
         /// Drop access units until an intact keyframe, at the start and after damage.

@@ -3,6 +3,8 @@
 # on PORT + 1, over RTP/UDP or TCP-interleaved as the client asks. Prints "ready" once
 # both listen. (One server cannot do both: an anonymous client's default token makes it
 # answer 404, not the 401 that asks a client for its credentials.)
+# FILE may also be udp:RTP_PORT: H.264 in RTP (payload type 96) arriving there is served
+# instead, as a camera's relay (scripts/bench-latency.sh).
 #   python3 rtsp-server.py PORT FILE USER PASSWORD
 import sys
 
@@ -15,9 +17,13 @@ from gi.repository import GLib, Gst, GstRtsp, GstRtspServer
 port, path, user, password = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 Gst.init(None)
 
-launch = (f"( filesrc location={path} ! qtdemux name=d "
-          "d.video_0 ! queue ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1 "
-          "d.audio_0 ! queue ! aacparse ! rtpmp4gpay name=pay1 pt=97 )")
+if path.startswith("udp:"):
+    launch = (f"( udpsrc port={path[4:]} caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" "
+              "! rtph264depay ! h264parse config-interval=-1 ! rtph264pay name=pay0 pt=96 config-interval=-1 )")
+else:
+    launch = (f"( filesrc location={path} ! qtdemux name=d "
+              "d.video_0 ! queue ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1 "
+              "d.audio_0 ! queue ! aacparse ! rtpmp4gpay name=pay1 pt=97 )")
 
 
 

@@ -40,7 +40,10 @@ public final class RawPictureFileInput: EncoderInput {
         if y4m {
             let header: Y4MHeader
             do {
-                header = try Y4MHeader(line: try Self.readLine(file, path: path))
+                guard let line = try Self.readLine(file, path: path) else {
+                    throw InputError(.truncated, operation: .read, url: path, detail: "empty: no YUV4MPEG2 header")
+                }
+                header = try Y4MHeader(line: line)
             } catch let error as BitstreamError {
                 fclose(file)
                 throw InputError(.invalidData, operation: .read, url: path, detail: error.description)
@@ -70,8 +73,9 @@ public final class RawPictureFileInput: EncoderInput {
 
     public func nextFrame() throws -> (frame: VideoFrame, presentationTime: MediaTime)? {
         if isY4M {
-            let marker = try? Self.readLine(file, path: path)
-            guard let marker else { return nil }
+            // The end of the file is the end; a line that is no FRAME line (a writer that
+            // put more bytes in a picture than its header says) is an error.
+            guard let marker = try Self.readLine(file, path: path) else { return nil }
             guard marker.hasPrefix("FRAME") else { throw InputError(.invalidData, operation: .read, url: path, detail: "picture \(index) has no FRAME line") }
         }
         // Straight into the picture's planes: a row at a time only where rows are padded.
@@ -91,18 +95,20 @@ public final class RawPictureFileInput: EncoderInput {
         return (picture.videoFrame(), time)
     }
 
-    /// A line of at most `Y4MHeader/maxLineLength` bytes; nil-equivalent error at the end.
-    private static func readLine(_ file: UnsafeMutablePointer<FILE>, path: String) throws -> String {
+    /// A line of at most `Y4MHeader/maxLineLength` bytes; nil at the end of the file.
+    private static func readLine(_ file: UnsafeMutablePointer<FILE>, path: String) throws -> String? {
         var bytes: [UInt8] = []
         while true {
             let character = fgetc(file)
             if character == EOF {
-                guard !bytes.isEmpty else { throw InputError(.truncated, operation: .read, url: path, detail: "end of file") }
+                guard !bytes.isEmpty else { return nil }
                 break
             }
             if character == 0x0A { break }
             bytes.append(UInt8(character))
-            guard bytes.count <= Y4MHeader.maxLineLength else { throw InputError(.invalidData, operation: .read, url: path, detail: "a y4m line is longer than \(Y4MHeader.maxLineLength) bytes") }
+            guard bytes.count <= Y4MHeader.maxLineLength else {
+                throw InputError(.invalidData, operation: .read, url: path, detail: "a y4m line is longer than \(Y4MHeader.maxLineLength) bytes: not a header or FRAME line (is the picture size in the header right?)")
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

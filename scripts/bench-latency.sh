@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Glass-to-glass latency, protocol by protocol, in one run: `reel encode --camera
+# 1280x720@30 --timecode` (2 Mbit/s, a keyframe a second, no B-frames) publishes; Reel
+# (`reel play --measure-latency --latency 0`), ffmpeg (`-fflags nobuffer -flags low_delay`,
+# y4m into `reel latency`) and GStreamer (a pipeline into `reel latency`) watch it, one
+# after the other, each from a fresh publisher, for SECONDS (default 10) after a 3 s warm-up.
+# Prints p50 / p95 in milliseconds and Reel's p50 over ffmpeg's. Servers on loopback:
+# nginx-rtmp (RTMP in, HLS out), gst-rtsp-server relaying the camera's RTP, SRT listener.
+#   bash scripts/bench-latency.sh            # all rows
+#   ROWS="rtp srt" bash scripts/bench-latency.sh
+source "$(dirname "$0")/lib/bench-common.sh"
+measure=${SECONDS_PER_ROW:-10}
+warmup=3
+rows=${ROWS:-rtp rtsp-udp rtsp-tcp srt rtmp hls}
+reel=$PWD/.build/release/reel
+dir=$(mktemp -d)
+children=()
+cleanup() { for pid in "${children[@]}" ${camera_pid:-}; do kill "$pid" 2>/dev/null || true; done; rm -rf "$dir"; }
+trap cleanup EXIT
+port=$(( (RANDOM % 5000) * 2 + 40000 ))
+# Without direct rendering: y4menc writes a decoder's padded buffers whole (GStreamer 1.22).
+decode="avdec_h264 direct-rendering=false ! videoconvert ! video/x-raw,format=I420 ! y4menc ! fdsink"
+
+# nginx: RTMP in, HLS of 1 s fragments out over HTTP.
+mkdir -p "$dir/hls"
+cat > "$dir/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
+daemon off;
+master_process off;
+error_log $dir/error.log;
+pid $dir/nginx.pid;
+events {}
+rtmp { server { listen 127.0.0.1:$port; application live { live on; hls on; hls_path $dir/hls; hls_fragment 1s; hls_playlist_length 4s; } } }
+http { access_log off; server { listen 127.0.0.1:$((port + 1)); location /hls/ { alias $dir/hls/; types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; } add_header Cache-Control no-cache; } } }
+CONF
+/usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" & children+=($!)
+python3 Tests/ReelIntegrationTests/Support/rtsp-server.py $((port + 2)) udp:$((port + 10)) user secret > "$dir/rtsp.log" 2>&1 & children+=($!)
+sleep 1
+
+# A fresh camera for one measurement: publish ARGS... in the background.
+camera_pid=
+start_camera() {
+  "$reel" encode --camera 1280x720@30 --timecode --realtime --bitrate 2M --gop 30 "$@" 2>/dev/null & camera_pid=$!
+  sleep "${CAMERA_LEAD:-1}"
+}
+stop_camera() { kill "$camera_pid" 2>/dev/null || true; wait "$camera_pid" 2>/dev/null || true; sleep 0.5; }
+
+# "p50 p95" in ms from a LatencySummary's JSON on standard input, or "- -".
+figures() { python3 -c '
+import json, sys
+try:
+    s = json.load(sys.stdin); s = s.get("statistics", {}).get("glass_to_glass", s)
+    print("%.1f %.1f" % (s["p50"] * 1000, s["p95"] * 1000))
+except Exception:
+    print("- -")'; }
+
+reel_row() {  # URL [reel play options...]
+  local url=$1; shift
+  { timeout -s INT $((warmup + measure + 2)) "$reel" play --headless --stats --measure-latency --latency 0 --latency-warmup $warmup "$@" "$url" 2>/dev/null || true; } | figures
+}
+pipe_row() {  # COMMAND writing y4m
+  { timeout -s INT $((warmup + measure + 12)) bash -c "$1 2>/dev/null | '$reel' latency --warmup $warmup --duration $((warmup + measure))" 2>/dev/null || true; } | figures
+}
+ffmpeg_in="ffmpeg -v error -nostdin -fflags nobuffer -flags low_delay"
+
+declare -A table
+for row in $rows; do
+  echo "bench: $row" >&2
+  case $row in
+    rtp)
+      sdp=$dir/camera.sdp; rtp=rtp://127.0.0.1:$((port + 20))
+      start_camera -o "$rtp" --sdp "$sdp"; r=$(reel_row "$sdp"); stop_camera
+      start_camera -o "$rtp" --sdp "$sdp"; f=$(pipe_row "$ffmpeg_in -protocol_whitelist file,udp,rtp -i $sdp -f yuv4mpegpipe -"); stop_camera
+      start_camera -o "$rtp" --sdp "$sdp"
+      g=$(pipe_row "gst-launch-1.0 -q udpsrc port=$((port + 20)) caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! rtpjitterbuffer latency=0 ! rtph264depay ! h264parse ! $decode")
+      stop_camera ;;
+    rtsp-udp|rtsp-tcp)
+      transport=${row#rtsp-}; url=rtsp://127.0.0.1:$((port + 2))/clip
+      start_camera -o rtp://127.0.0.1:$((port + 10)); r=$(reel_row "$url" --rtsp-transport "$transport"); stop_camera
+      start_camera -o rtp://127.0.0.1:$((port + 10)); f=$(pipe_row "$ffmpeg_in -rtsp_transport $transport -i $url -f yuv4mpegpipe -"); stop_camera
+      start_camera -o rtp://127.0.0.1:$((port + 10))
+      g=$(pipe_row "gst-launch-1.0 -q rtspsrc location=$url protocols=$transport latency=0 ! rtph264depay ! h264parse ! $decode"); stop_camera ;;
+    srt)
+      send="srt://127.0.0.1:$((port + 30))?mode=listener&latency=20000"; url="srt://127.0.0.1:$((port + 30))?mode=caller&latency=20000"
+      start_camera -o "$send"; r=$(reel_row "$url"); stop_camera
+      start_camera -o "$send"; f=$(pipe_row "$ffmpeg_in -i '$url' -f yuv4mpegpipe -"); stop_camera
+      start_camera -o "$send"; g=$(pipe_row "gst-launch-1.0 -q srtsrc uri='srt://127.0.0.1:$((port + 30))?mode=caller' latency=20 ! tsdemux ! h264parse ! $decode"); stop_camera ;;
+    rtmp)
+      url=rtmp://127.0.0.1:$port/live/cam
+      start_camera -o "$url"; r=$(reel_row "$url"); stop_camera
+      start_camera -o "$url"; f=$(pipe_row "$ffmpeg_in -i $url -f yuv4mpegpipe -"); stop_camera
+      start_camera -o "$url"; g=$(pipe_row "gst-launch-1.0 -q rtmp2src location=$url ! flvdemux ! h264parse ! $decode"); stop_camera ;;
+    hls)
+      # nginx writes the playlist once two fragments are out.
+      url=http://127.0.0.1:$((port + 1))/hls/cam.m3u8
+      CAMERA_LEAD=4 start_camera -o rtmp://127.0.0.1:$port/live/cam; r=$(reel_row "$url"); stop_camera
+      CAMERA_LEAD=4 start_camera -o rtmp://127.0.0.1:$port/live/cam; f=$(pipe_row "$ffmpeg_in -i $url -f yuv4mpegpipe -"); stop_camera
+      CAMERA_LEAD=4 start_camera -o rtmp://127.0.0.1:$port/live/cam
+      g=$(pipe_row "gst-launch-1.0 -q souphttpsrc location=$url ! hlsdemux ! tsdemux ! h264parse ! $decode"); stop_camera ;;
+    *) echo "bench: no row $row" >&2; continue ;;
+  esac
+  table[$row]="$r|$f|$g"
+done
+
+echo "glass-to-glass latency, 1280x720@30 2 Mbit/s from reel encode --camera --timecode, p50 / p95 ms over ${measure} s"
+printf "| %-9s | %-15s | %-15s | %-15s | %-13s |\n" protocol Reel "ffmpeg nobuffer" GStreamer "Reel÷ffmpeg"
+printf "|%s|%s|%s|%s|%s|\n" ----------- ----------------- ----------------- ----------------- ---------------
+for row in $rows; do
+  [ -n "${table[$row]:-}" ] || continue
+  IFS='|' read -r r f g <<< "${table[$row]}"
+  read -r r50 r95 <<< "$r"; read -r f50 f95 <<< "$f"; read -r g50 g95 <<< "$g"
+  ratio=$(awk -v a="$r50" -v b="$f50" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }')
+  printf "| %-9s | %-15s | %-15s | %-15s | %-13s |\n" "$row" "$r50 / $r95" "$f50 / $f95" "$g50 / $g95" "$ratio"
+done

@@ -4,8 +4,10 @@
 # (`reel play --measure-latency --latency 0`), ffmpeg (`-fflags nobuffer -flags low_delay`,
 # y4m into `reel latency`) and GStreamer (a pipeline into `reel latency`) watch it, one
 # after the other, each from a fresh publisher, for SECONDS (default 10) after a 3 s warm-up.
-# Prints p50 / p95 in milliseconds and Reel's p50 over ffmpeg's. Servers on loopback:
-# nginx-rtmp (RTMP in, HLS out), gst-rtsp-server relaying the camera's RTP, SRT listener.
+# Prints p50 / p95 in milliseconds and Reel's untimed p50 over ffmpeg's (both hand each
+# picture on as it is decoded). Servers on loopback:
+# nginx-rtmp (RTMP in, HLS out), gst-rtsp-server relaying the camera's RTP (depayloaded and
+# payloaded again: its own few milliseconds are in the RTSP rows), SRT listener.
 #   bash scripts/bench-latency.sh            # all rows
 #   ROWS="rtp srt" bash scripts/bench-latency.sh
 source "$(dirname "$0")/lib/bench-common.sh"
@@ -34,7 +36,6 @@ rtmp { server { listen 127.0.0.1:$port; application live { live on; hls on; hls_
 http { access_log off; server { listen 127.0.0.1:$((port + 1)); location /hls/ { alias $dir/hls/; types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; } add_header Cache-Control no-cache; } } }
 CONF
 /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" & children+=($!)
-python3 Tests/ReelIntegrationTests/Support/rtsp-server.py $((port + 2)) udp:$((port + 10)) user secret > "$dir/rtsp.log" 2>&1 & children+=($!)
 sleep 1
 
 # A fresh camera for one measurement: publish ARGS... in the background.
@@ -63,52 +64,73 @@ pipe_row() {  # COMMAND writing y4m
 }
 ffmpeg_in="ffmpeg -v error -nostdin -fflags nobuffer -flags low_delay"
 
+# gst-rtsp-server relaying the camera's RTP (its parameter sets from the camera's SDP).
+if [[ " $rows " == *" rtsp-"* ]]; then
+  start_camera -o rtp://127.0.0.1:$((port + 10)) --sdp "$dir/relay.sdp"; stop_camera
+  sprop=$(sed -n 's/.*sprop-parameter-sets=\([^; ]*\).*/\1/p' "$dir/relay.sdp")
+  /usr/bin/python3 Tests/ReelIntegrationTests/Support/rtsp-server.py $((port + 2)) "rtp:$((port + 10)):$sprop" user secret > "$dir/rtsp.log" 2>&1 & children+=($!)
+  sleep 1.5
+fi
+
+# One measurement from a fresh camera publishing with the row's arguments: reel URL OPTIONS…
+# (timed), untimed URL OPTIONS… (frames shown as they are decoded, as the pipes below
+# hand them on), or pipe COMMAND.
+measure_with() {
+  local kind=$1; shift
+  start_camera "${camera_args[@]}"
+  case $kind in
+    reel) reel_row "$@" ;;
+    untimed) reel_row "$@" --untimed ;;
+    pipe) pipe_row "$1" ;;
+  esac
+  stop_camera
+}
+
 declare -A table
 for row in $rows; do
   echo "bench: $row" >&2
   case $row in
     rtp)
-      sdp=$dir/camera.sdp; rtp=rtp://127.0.0.1:$((port + 20))
-      start_camera -o "$rtp" --sdp "$sdp"; r=$(reel_row "$sdp"); stop_camera
-      start_camera -o "$rtp" --sdp "$sdp"; f=$(pipe_row "$ffmpeg_in -protocol_whitelist file,udp,rtp -i $sdp -f yuv4mpegpipe -"); stop_camera
-      start_camera -o "$rtp" --sdp "$sdp"
-      g=$(pipe_row "gst-launch-1.0 -q udpsrc port=$((port + 20)) caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! rtpjitterbuffer latency=0 ! rtph264depay ! h264parse ! $decode")
-      stop_camera ;;
+      sdp=$dir/camera.sdp; camera_args=(-o rtp://127.0.0.1:$((port + 20)) --sdp "$sdp"); reel_args=("$sdp")
+      ffmpeg_cmd="$ffmpeg_in -protocol_whitelist file,udp,rtp -i $sdp -f yuv4mpegpipe -"
+      gst_cmd="gst-launch-1.0 -q udpsrc port=$((port + 20)) caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! rtpjitterbuffer latency=0 ! rtph264depay ! h264parse ! $decode" ;;
     rtsp-udp|rtsp-tcp)
       transport=${row#rtsp-}; url=rtsp://127.0.0.1:$((port + 2))/clip
-      start_camera -o rtp://127.0.0.1:$((port + 10)); r=$(reel_row "$url" --rtsp-transport "$transport"); stop_camera
-      start_camera -o rtp://127.0.0.1:$((port + 10)); f=$(pipe_row "$ffmpeg_in -rtsp_transport $transport -i $url -f yuv4mpegpipe -"); stop_camera
-      start_camera -o rtp://127.0.0.1:$((port + 10))
-      g=$(pipe_row "gst-launch-1.0 -q rtspsrc location=$url protocols=$transport latency=0 ! rtph264depay ! h264parse ! $decode"); stop_camera ;;
+      camera_args=(-o rtp://127.0.0.1:$((port + 10))); reel_args=("$url" --rtsp-transport "$transport")
+      ffmpeg_cmd="$ffmpeg_in -rtsp_transport $transport -i $url -f yuv4mpegpipe -"
+      gst_cmd="gst-launch-1.0 -q rtspsrc location=$url protocols=$transport latency=0 ! rtph264depay ! h264parse ! $decode" ;;
     srt)
-      send="srt://127.0.0.1:$((port + 30))?mode=listener&latency=20000"; url="srt://127.0.0.1:$((port + 30))?mode=caller&latency=20000"
-      start_camera -o "$send"; r=$(reel_row "$url"); stop_camera
-      start_camera -o "$send"; f=$(pipe_row "$ffmpeg_in -i '$url' -f yuv4mpegpipe -"); stop_camera
-      start_camera -o "$send"; g=$(pipe_row "gst-launch-1.0 -q srtsrc uri='srt://127.0.0.1:$((port + 30))?mode=caller' latency=20 ! tsdemux ! h264parse ! $decode"); stop_camera ;;
+      url="srt://127.0.0.1:$((port + 30))?mode=caller&latency=20000"
+      camera_args=(-o "srt://127.0.0.1:$((port + 30))?mode=listener&latency=20000"); reel_args=("$url")
+      ffmpeg_cmd="$ffmpeg_in -i '$url' -f yuv4mpegpipe -"
+      gst_cmd="gst-launch-1.0 -q srtsrc uri='srt://127.0.0.1:$((port + 30))?mode=caller' latency=20 ! tsdemux ! h264parse ! $decode" ;;
     rtmp)
-      url=rtmp://127.0.0.1:$port/live/cam
-      start_camera -o "$url"; r=$(reel_row "$url"); stop_camera
-      start_camera -o "$url"; f=$(pipe_row "$ffmpeg_in -i $url -f yuv4mpegpipe -"); stop_camera
-      start_camera -o "$url"; g=$(pipe_row "gst-launch-1.0 -q rtmp2src location=$url ! flvdemux ! h264parse ! $decode"); stop_camera ;;
+      url=rtmp://127.0.0.1:$port/live/cam; camera_args=(-o "$url"); reel_args=("$url")
+      ffmpeg_cmd="$ffmpeg_in -i $url -f yuv4mpegpipe -"
+      gst_cmd="gst-launch-1.0 -q rtmp2src location=$url ! flvdemux ! h264parse ! $decode" ;;
     hls)
-      # nginx writes the playlist once two fragments are out.
-      url=http://127.0.0.1:$((port + 1))/hls/cam.m3u8
-      CAMERA_LEAD=4 start_camera -o rtmp://127.0.0.1:$port/live/cam; r=$(reel_row "$url"); stop_camera
-      CAMERA_LEAD=4 start_camera -o rtmp://127.0.0.1:$port/live/cam; f=$(pipe_row "$ffmpeg_in -i $url -f yuv4mpegpipe -"); stop_camera
-      CAMERA_LEAD=4 start_camera -o rtmp://127.0.0.1:$port/live/cam
-      g=$(pipe_row "gst-launch-1.0 -q souphttpsrc location=$url ! hlsdemux ! tsdemux ! h264parse ! $decode"); stop_camera ;;
+      url=http://127.0.0.1:$((port + 1))/hls/cam.m3u8; camera_args=(-o rtmp://127.0.0.1:$port/live/cam); reel_args=("$url")
+      ffmpeg_cmd="$ffmpeg_in -i $url -f yuv4mpegpipe -"
+      gst_cmd="gst-launch-1.0 -q souphttpsrc location=$url ! hlsdemux ! tsdemux ! h264parse ! $decode" ;;
     *) echo "bench: no row $row" >&2; continue ;;
   esac
-  table[$row]="$r|$f|$g"
+  # nginx writes an HLS playlist once two fragments are out.
+  [ "$row" = hls ] && export CAMERA_LEAD=4 || export CAMERA_LEAD=1
+  r=$(measure_with reel "${reel_args[@]}")
+  u=$(measure_with untimed "${reel_args[@]}")
+  f=$(measure_with pipe "$ffmpeg_cmd")
+  g=$(measure_with pipe "$gst_cmd")
+  table[$row]="$r|$u|$f|$g"
 done
 
 echo "glass-to-glass latency, 1280x720@30 2 Mbit/s from reel encode --camera --timecode, p50 / p95 ms over ${measure} s"
-printf "| %-9s | %-15s | %-15s | %-15s | %-13s |\n" protocol Reel "ffmpeg nobuffer" GStreamer "Reel÷ffmpeg"
-printf "|%s|%s|%s|%s|%s|\n" ----------- ----------------- ----------------- ----------------- ---------------
+echo "(Reel: reel play --latency 0, frames shown on the clock; untimed: --untimed, shown as decoded, as the pipes hand them on)"
+printf "| %-9s | %-15s | %-15s | %-15s | %-15s | %-12s |\n" protocol "Reel" "Reel untimed" "ffmpeg nobuffer" GStreamer "untimed÷ffmpeg"
+printf "|%s|%s|%s|%s|%s|%s|\n" ----------- ----------------- ----------------- ----------------- ----------------- --------------
 for row in $rows; do
   [ -n "${table[$row]:-}" ] || continue
-  IFS='|' read -r r f g <<< "${table[$row]}"
-  read -r r50 r95 <<< "$r"; read -r f50 f95 <<< "$f"; read -r g50 g95 <<< "$g"
-  ratio=$(awk -v a="$r50" -v b="$f50" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }')
-  printf "| %-9s | %-15s | %-15s | %-15s | %-13s |\n" "$row" "$r50 / $r95" "$f50 / $f95" "$g50 / $g95" "$ratio"
+  IFS='|' read -r r u f g <<< "${table[$row]}"
+  read -r r50 r95 <<< "$r"; read -r u50 u95 <<< "$u"; read -r f50 f95 <<< "$f"; read -r g50 g95 <<< "$g"
+  ratio=$(awk -v a="$u50" -v b="$f50" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }')
+  printf "| %-9s | %-15s | %-15s | %-15s | %-15s | %-14s |\n" "$row" "$r50 / $r95" "$u50 / $u95" "$f50 / $f95" "$g50 / $g95" "$ratio"
 done

@@ -111,7 +111,7 @@ extension Player {
         /// back-off from 0.25 s to 4 s, `ReconnectSchedule`) before playback fails;
         /// 0 never reconnects.
         public var reconnectFor = 30.0
-        /// Read the ``LatencyTimecode`` of every picture shown (as `reel encode --camera
+        /// Read the `LatencyTimecode` of every picture shown (as `reel encode --camera
         /// --timecode` draws it) and report the latency from capture to screen in
         /// ``PlayerStatistics/glassToGlass``.
         public var measuresLatency = false

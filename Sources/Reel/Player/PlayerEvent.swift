@@ -119,7 +119,7 @@ public struct PlayerStatistics: Sendable, Codable {
     /// Times a live input jumped ahead to its target latency.
     public var liveJumps = 0
     /// From capture to screen, with ``Player/Configuration/measuresLatency``: the
-    /// latencies of the pictures shown, by the ``LatencyTimecode`` in them.
+    /// latencies of the pictures shown, by the `LatencyTimecode` in them.
     public var glassToGlass: LatencySummary?
 
     /// All counters at zero.

@@ -63,11 +63,16 @@ public struct LatencySummary: Sendable, Equatable, Codable {
     public var pictures: Int
     /// Pictures with no readable code.
     public var unreadable: Int
+    /// The median latency.
     public var p50: Double?
+    /// The latency 95 % of the pictures are within.
     public var p95: Double?
+    /// The highest latency.
     public var max: Double?
+    /// The lowest latency.
     public var min: Double?
 
+    /// A summary of figures measured elsewhere.
     public init(pictures: Int, unreadable: Int, p50: Double?, p95: Double?, max: Double?, min: Double?) {
         self.pictures = pictures
         self.unreadable = unreadable

@@ -12,7 +12,9 @@ import Foundation
 /// mean of their middle half, survive H.264 at 500 kbit/s and scaling; the CRC makes a
 /// picture the encoder smeared (or one without a code) unreadable rather than wrong.
 public enum LatencyTimecode {
+    /// Cells across the band.
     public static let columns = 32
+    /// Rows of cells.
     public static let rows = 2
     /// Bits of time: microseconds modulo 2^46.
     public static let timeBits = 46

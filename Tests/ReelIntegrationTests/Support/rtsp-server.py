@@ -3,8 +3,10 @@
 # on PORT + 1, over RTP/UDP or TCP-interleaved as the client asks. Prints "ready" once
 # both listen. (One server cannot do both: an anonymous client's default token makes it
 # answer 404, not the 401 that asks a client for its credentials.)
-# FILE may also be udp:RTP_PORT: H.264 in RTP (payload type 96) arriving there is served
-# instead, as a camera's relay (scripts/bench-latency.sh).
+# FILE may also be rtp:PORT:SPROP: H.264 in RTP (payload type 96, its parameter sets
+# SPROP as an SDP's sprop-parameter-sets) arriving at PORT is served instead, as a camera's
+# relay (scripts/bench-latency.sh). Its repeats of the parameter sets are left out: put
+# between a picture's slices, they broke the pictures of a multi-slice encoder.
 #   python3 rtsp-server.py PORT FILE USER PASSWORD
 import sys
 
@@ -17,9 +19,11 @@ from gi.repository import GLib, Gst, GstRtsp, GstRtspServer
 port, path, user, password = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 Gst.init(None)
 
-if path.startswith("udp:"):
-    launch = (f"( udpsrc port={path[4:]} caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" "
-              "! rtph264depay ! h264parse config-interval=-1 ! rtph264pay name=pay0 pt=96 config-interval=-1 )")
+if path.startswith("rtp:"):
+    rtp_port, parameter_sets = path[4:].split(":", 1)
+    launch = (f"( udpsrc port={rtp_port} buffer-size=4194304 caps=\"application/x-rtp,media=video,clock-rate=90000,"
+              f"encoding-name=H264,payload=96,sprop-parameter-sets=(string)\\\"{parameter_sets}\\\"\" "
+              "! rtph264depay ! rtph264pay name=pay0 pt=96 )")
 else:
     launch = (f"( filesrc location={path} ! qtdemux name=d "
               "d.video_0 ! queue ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1 "

@@ -14,7 +14,7 @@ public final class SyntheticCamera: EncoderInput {
     public let frameRate: Rational
     public let frameCount: Int?
     public let isLive: Bool
-    /// Whether each picture carries its capture time as a ``LatencyTimecode``.
+    /// Whether each picture carries its capture time as a `LatencyTimecode`.
     public let drawsTimecode: Bool
     private let pool = PixelBufferPool(capacity: 16)
     private let texture: [UInt8]
@@ -38,7 +38,7 @@ public final class SyntheticCamera: EncoderInput {
     ///   - frameRate: frames per second.
     ///   - frames: how many frames it delivers; nil for ever.
     ///   - realTime: wait for each frame's time, as a camera does.
-    ///   - timecode: draw the wall-clock time of each capture as a ``LatencyTimecode``
+    ///   - timecode: draw the wall-clock time of each capture as a `LatencyTimecode`
     ///     across the top, for a viewer to measure the latency from camera to screen.
     public init(width: Int, height: Int, frameRate: Rational, frames: Int? = nil, realTime: Bool = true, timecode: Bool = false) throws {
         guard width >= 64, height >= 64, width % 2 == 0, height % 2 == 0, width <= 8192, height <= 8192 else {

@@ -49,7 +49,7 @@ extension PlaybackTests {
             let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
                                                             "-o", server.url("cam")])
             defer { camera.stop() }
-            Thread.sleep(forTimeInterval: 1)
+            try server.waitForPublisher(camera)
             let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0.5", server.url("cam"),
                                   signal: (SIGINT, 7))
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
@@ -66,7 +66,7 @@ extension PlaybackTests {
             let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
                                                             "-o", "srt://127.0.0.1:\(port)?mode=listener&latency=20000"])
             defer { camera.stop() }
-            Thread.sleep(forTimeInterval: 1)
+            try waitForUDPListener(on: port, camera)
             let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0", "srt://127.0.0.1:\(port)?mode=caller&latency=20000",
                                   signal: (SIGINT, 6))
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
@@ -86,7 +86,7 @@ extension PlaybackTests {
             let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
                                                             "-o", "rtp://127.0.0.1:\(port)", "--sdp", sdp])
             defer { camera.stop() }
-            Thread.sleep(forTimeInterval: 1)
+            try waitFor("the camera's SDP", while: camera) { FileManager.default.fileExists(atPath: sdp) }
             let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0", sdp, signal: (SIGINT, 6))
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
             let result = try glass(played.stdout)

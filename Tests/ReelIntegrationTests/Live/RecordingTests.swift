@@ -40,7 +40,7 @@ extension PlaybackTests {
             defer { server.stop() }
             let publisher = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", try published(), "-c", "copy", "-f", "flv", server.url()])
             defer { publisher.stop() }
-            Thread.sleep(forTimeInterval: 1)
+            try server.waitForPublisher(publisher)
             let errors = try Paths.temporaryDirectory().appendingPathComponent("stderr.txt").path
             let player = try BackgroundProcess(Paths.reel, ["play", "--headless"] + arguments + [server.url()], errorPath: errors)
             Thread.sleep(forTimeInterval: seconds)

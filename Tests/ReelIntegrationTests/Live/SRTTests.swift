@@ -18,25 +18,13 @@ extension PlaybackTests {
             try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-stream_loop", "1", "-i", file, "-c", "copy", "-f", "mpegts", url])
         }
 
-        /// Waits (up to 10 s) until something listens on UDP `port` of loopback: an SRT
-        /// listener is then ready for a caller.
-        private func waitForListener(on port: Int, _ process: BackgroundProcess) throws {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline, process.isRunning {
-                let sockets = try Processes.run("ss", ["-Hunl", "sport = :\(port)"])
-                if sockets.stdout.contains(":\(port)") { return }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            throw TestSetupError("nothing listens on UDP port \(port)")
-        }
-
         @Test(.timeLimit(.minutes(2))) func everyPictureArrivesAsCallerAndTheSendersCloseIsTheEnd() throws {
             let file = try RTSPServerTests.clip()
             let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let port = port()
             let sender = try send(file, to: "srt://127.0.0.1:\(port)?mode=listener")
             defer { sender.stop() }
-            try waitForListener(on: port, sender)
+            try waitForUDPListener(on: port, sender)
             let received = try reel("decode", "--framemd5", "srt://127.0.0.1:\(port)?mode=caller", timeout: 60)
             #expect(received.status == 0, "\(received.stderr)")
             let pictures = hashes(received.stdout)
@@ -50,7 +38,7 @@ extension PlaybackTests {
             let report = directory.appendingPathComponent("report.json").path
             let listening = try BackgroundProcess(Paths.reel, ["play", "--headless", "--untimed", "--stats", "--reconnect-for", "0", "srt://127.0.0.1:\(port)?mode=listener"], outputPath: report)
             defer { listening.stop() }
-            try waitForListener(on: port, listening)
+            try waitForUDPListener(on: port, listening)
             let sender = try send(file, to: "srt://127.0.0.1:\(port)?mode=caller")
             defer { sender.stop() }
             #expect(listening.waitForExit(within: 30), "the listener did not end with the sender")
@@ -64,7 +52,7 @@ extension PlaybackTests {
             let port = port()
             let sender = try send(try RTSPServerTests.clip(), to: "srt://127.0.0.1:\(port)?mode=listener&passphrase=correct-horse-1")
             defer { sender.stop() }
-            try waitForListener(on: port, sender)
+            try waitForUDPListener(on: port, sender)
             let refused = try reel("probe", "srt://127.0.0.1:\(port)?mode=caller&passphrase=wrong-horse-22", timeout: 30)
             #expect(refused.status == 1)
             let ours = refused.stderr.split(separator: "\n").filter { $0.hasPrefix("reel: ") }

@@ -199,3 +199,21 @@ enum Paths {
 func reel(_ arguments: String..., timeout: Double = 120, signal: (number: Int32, after: Double)? = nil) throws -> ProcessResult {
     try Processes.run(Paths.reel, arguments, timeout: timeout, signal: signal)
 }
+
+/// Waits (up to 10 s) until something listens on UDP `port` of loopback (an SRT listener
+/// is then ready for a caller), while `process` runs.
+func waitForUDPListener(on port: Int, _ process: BackgroundProcess) throws {
+    try waitFor("a UDP listener on port \(port)", while: process) {
+        try Processes.run("ss", ["-Hunl", "sport = :\(port)"]).stdout.contains(":\(port)")
+    }
+}
+
+/// Polls `condition` every 20 ms for up to 10 s while `process` runs; throws when it never holds.
+func waitFor(_ what: String, while process: BackgroundProcess, condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline, process.isRunning {
+        if try condition() { return }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    throw TestSetupError("no \(what) within 10 s")
+}

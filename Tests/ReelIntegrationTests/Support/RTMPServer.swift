@@ -39,6 +39,14 @@ final class RTMPServer {
         throw TestSetupError("nginx did not listen on port \(port): \((try? String(contentsOfFile: directory.path + "/error.log", encoding: .utf8)) ?? "")")
     }
 
+    /// Waits until `publisher` holds a connection to nginx (before any player connects, the
+    /// only one).
+    func waitForPublisher(_ publisher: BackgroundProcess) throws {
+        try waitFor("publisher connected to nginx", while: publisher) {
+            !(try Processes.run("ss", ["-Htn", "state", "established", "sport = :\(port)"]).stdout.isEmpty)
+        }
+    }
+
     /// Ends nginx at once (SIGKILL), as a crash would.
     func kill() { process?.kill() }
 

@@ -13,7 +13,7 @@ mkdir -p "$logs"
 rm -f "$logs"/run-*.log
 
 bash scripts/setup.sh
-swift build -c release --build-tests -Xswiftc -enable-testing
+bash scripts/build-tests.sh
 bash scripts/fuzz.sh
 
 load=()

@@ -8,11 +8,14 @@
 # target's dictionary and its regressions (Fuzz/Regressions). An input that fails is
 # written to .cache/fuzz/TARGET-artifacts/: fix the bug, then keep the input under
 # Fuzz/Regressions/NAME so the suite replays it. Not part of the default run.
+# FUZZ_MAX_LEN (default 65536) caps an input's size: text formats such as playlists reach
+# the same coverage with 4096 at four times the speed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 target=${1:?usage: fuzz-campaign.sh TARGET [RUNS]}
 runs=${2:-10000000}
+max_len=${FUZZ_MAX_LEN:-65536}
 name=${target#ReelFuzz}
 [ -d "Fuzz/Sources/$target" ] || { echo "fuzz-campaign: no target $target in Fuzz/Sources" >&2; exit 2; }
 
@@ -21,7 +24,7 @@ bash scripts/fuzz.sh
 seeds=.cache/fuzz-seeds
 if [ ! -d "$seeds/$target" ]; then
   echo "fuzz-campaign: making the seed corpora (the suite's fuzz smoke runs)" >&2
-  swift build -c release --build-tests -Xswiftc -enable-testing >&2
+  bash scripts/build-tests.sh >&2
   REEL_FUZZ_CORPORA="$PWD/$seeds" swift test -c release --skip-build -Xswiftc -enable-testing --filter FuzzTests >&2
 fi
 corpus=.cache/fuzz/$target
@@ -35,7 +38,7 @@ regressions=()
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-SWIFT_BACKTRACE=enable=no "Fuzz/.build/release/$target" -runs="$runs" -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1 \
+SWIFT_BACKTRACE=enable=no "Fuzz/.build/release/$target" -runs="$runs" -rss_limit_mb=2048 -timeout=10 -max_len="$max_len" -print_final_stats=1 \
   -artifact_prefix="$artifacts/" "${dictionary[@]}" "$corpus" "$seeds/$target" "${regressions[@]}" 2>"$log" || status=$?
 done_line=$(grep -a "^Done " "$log" | tail -1 || true)
 failures=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' -o -name 'leak-*' \) | wc -l)

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 bash scripts/setup.sh
-swift build -c release --build-tests -Xswiftc -enable-testing
+bash scripts/build-tests.sh
 bash scripts/fuzz.sh   # the libFuzzer targets the suite runs
 bash scripts/docs.sh   # the DocC catalogs, which fail on any warning
 # The suites run in parallel, so a failure can sit thousands of lines above the end: the

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Lists the public symbols of Reel's library modules that have no doc comment, as
-file:line, from the symbol graphs `swift package dump-symbol-graph` writes; exits 1 when
-there is any. Symbols without a place in the sources (synthesized conformances such as
-`init(rawValue:)` or `hash(into:)`) are left out: there is nothing to write them on.
+file:line, from the symbol graphs the compiler writes (scripts/build-tests.sh); exits 1
+when there is any. Symbols without a place in the sources (synthesized conformances such
+as `init(rawValue:)` or `hash(into:)`) are left out: there is nothing to write them on;
+so are extension blocks, whose members carry the comments, and implementations of a
+protocol's requirements, which inherit the protocol's comment.
 
 Usage: undocumented-symbols.py SYMBOLGRAPH_DIR [MODULE ...]"""
 import json
@@ -21,9 +23,12 @@ for name in sorted(os.listdir(directory)):
         continue
     with open(os.path.join(directory, name)) as file:
         graph = json.load(file)
+    # A protocol requirement's implementation inherits its documentation.
+    inherited = {relation["source"] for relation in graph["relationships"] if "sourceOrigin" in relation}
     for symbol in graph["symbols"]:
         location = symbol.get("location")
-        if location is None or symbol.get("docComment") or symbol["accessLevel"] not in ("public", "open"):
+        if location is None or symbol["kind"]["identifier"] == "swift.extension" or symbol.get("docComment") \
+                or symbol["identifier"]["precise"] in inherited or symbol["accessLevel"] not in ("public", "open"):
             continue
         path = location["uri"].removeprefix("file://")
         path = os.path.relpath(path) if path.startswith("/") else path

@@ -95,6 +95,58 @@ extension PlaybackTests {
             #expect(result["p50", default: 1] < 1.0 / 30, "\(result)")
         }
 
+        /// The window path, live: camera → nginx-rtmp → `reel play` in a real window under
+        /// Xvfb. Screenshots of the window, read by `reel latency`, carry capture times that
+        /// advance with the wall clock and are younger than the screenshot's own delay
+        /// allows; the player's meter reads the pictures it presents into the window.
+        @Test(.timeLimit(.minutes(2))) func theWindowShowsTheLiveCameraAsItIsCaptured() throws {
+            let display = try WindowTests.VirtualDisplay()
+            defer { display.stop() }
+            let server = try RTMPServer()
+            defer { server.stop() }
+            let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
+                                                            "-o", server.url("cam")])
+            defer { camera.stop() }
+            try server.waitForPublisher(camera)
+            let directory = try Paths.temporaryDirectory()
+            let report = directory.appendingPathComponent("report.json").path
+            let errors = directory.appendingPathComponent("player.log").path
+            let player = try BackgroundProcess(Paths.reel, ["play", "--stats", "--measure-latency", "--latency-warmup", "1", "--latency", "0.2", server.url("cam")],
+                                               environment: ["DISPLAY": display.name], outputPath: report, errorPath: errors)
+            defer { player.stop() }
+            let window = try #require(try display.window(titled: "Reel"), "no window: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+            Thread.sleep(forTimeInterval: 3)
+            var ages: [Double] = []
+            var shotAt: [Date] = []
+            for _ in 0..<5 {
+                let started = Date()
+                let crop = "crop=\(window.width):\(window.height):\(window.x):\(window.y)"
+                let dump = directory.appendingPathComponent("screen.xwd").path
+                let shot = try Processes.run("/bin/bash", ["-o", "pipefail", "-c",
+                    "xwd -root -silent -display \(display.name) > '\(dump)' && ffmpeg -v error -nostdin -i '\(dump)' -vf \(crop),format=yuv420p -f yuv4mpegpipe - | '\(Paths.reel)' latency"])
+                let taking = Date().timeIntervalSince(started)
+                let read = (try? summary(shot.stdout)) ?? [:]
+                #expect(shot.status == 0 && read["pictures"] == 1 && read["unreadable"] == 0, "\(shot.stderr)")
+                if let age = read["p50"] {
+                    ages.append(age)
+                    shotAt.append(started)
+                    // Presented at most 1 s behind the capture (a 0.2 s target), plus the time the screenshot took.
+                    #expect(age < 1 + taking, "a screenshot's picture is \(age) s old; taking it took \(taking) s")
+                }
+                Thread.sleep(forTimeInterval: 0.4)
+            }
+            player.interrupt()
+            #expect(player.waitForExit(within: 10) && player.exitStatus == 0, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+            let meter = try glass(String(contentsOfFile: report, encoding: .utf8))
+            print("live in a window: screenshots' pictures \(ages.map { String(format: "%.3f", $0) }) s old; the player's meter \(meter)")
+            // The capture times advance as the screenshots do: live pictures, not one held.
+            if ages.count == 5 {
+                let captured = zip(shotAt, ages).map { $0.timeIntervalSince1970 - $1 }
+                #expect(zip(captured, captured.dropFirst()).allSatisfy { $1 - $0 > 0.2 }, "\(captured)")
+            }
+            #expect(meter["pictures", default: 0] >= 60 && meter["unreadable"] == 0, "\(meter)")
+        }
+
         @Test func whatCarriesNoTimecodeIsOneLine() throws {
             let text = try Processes.run("/bin/bash", ["-c", "echo hello | '\(Paths.reel)' latency"])
             #expect(text.status == 1 && text.stderr.contains("YUV4MPEG2"), "\(text.stderr)")

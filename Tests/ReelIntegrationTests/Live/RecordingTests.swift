@@ -38,14 +38,16 @@ extension PlaybackTests {
         /// Plays the published stream with `arguments` for `seconds` counted from when the
         /// recording's first file (`firstFile`) appears, since opening an RTMP input takes
         /// a varying time on a loaded machine; then stops it with `signal`.
-        private func recordLive(_ arguments: [String], firstFile: String, seconds: Double, signal: Int32 = SIGINT) throws -> (status: Int32?, stderr: String) {
+        private func recordLive(_ arguments: [String], firstFile: String, seconds: Double, signal: Int32 = SIGINT,
+                                overHLS: Bool = false) throws -> (status: Int32?, stderr: String) {
             let server = try RTMPServer()
             defer { server.stop() }
             let publisher = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", try published(), "-c", "copy", "-f", "flv", server.url()])
             defer { publisher.stop() }
             try server.waitForPublisher(publisher)
+            if overHLS { try waitFor("two HLS fragments", while: publisher) { server.hlsHasFragments(2) } }
             let errors = try Paths.temporaryDirectory().appendingPathComponent("stderr.txt").path
-            let player = try BackgroundProcess(Paths.reel, ["play", "--headless"] + arguments + [server.url()], errorPath: errors)
+            let player = try BackgroundProcess(Paths.reel, ["play", "--headless"] + arguments + [overHLS ? server.hlsURL() : server.url()], errorPath: errors)
             defer { player.stop() }
             try waitFor("recording \(firstFile)", while: player) { FileManager.default.fileExists(atPath: firstFile) }
             Thread.sleep(forTimeInterval: seconds)
@@ -92,6 +94,21 @@ extension PlaybackTests {
             print("killed: \(recorded.count) pictures play from the fragmented MP4")
             let source = try pictureHashes(try published())
             #expect(recorded.count >= 50 && startOfRun(recorded, in: source) != nil, "\(recorded.count) pictures")
+        }
+
+        /// nginx's HLS out of the published stream: played as live (no ENDLIST), and what
+        /// was recorded from it is a run of the published pictures.
+        @Test(.timeLimit(.minutes(1))) func nginxsHLSPlaysLiveAndRecordsAsARunOfThePublishedPictures() throws {
+            let directory = try Paths.temporaryDirectory()
+            let file = directory.appendingPathComponent("hls.mkv").path
+            let run = try recordLive(["--record", file, "--stats"], firstFile: file, seconds: 5, overHLS: true)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains(" live "), "not played as live: \(run.stderr.suffix(400))")
+            #expect(try readsCleanly(file) == "")
+            let recorded = try pictureHashes(file)
+            let start = startOfRun(recorded, in: try pictureHashes(try published()))
+            print("HLS out of nginx: recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
+            #expect(recorded.count >= 75 && start != nil, "\(recorded.count) pictures, a run of the source: \(start != nil)")
         }
 
         @Test(.timeLimit(.minutes(1))) func aReconnectStartsTheNextFile() throws {

@@ -1,9 +1,12 @@
 import Foundation
 
-/// nginx with its RTMP module on a loopback port: `live` takes publishers and players.
-/// It can be killed and started again on the same port, as a server that crashes is.
+/// nginx with its RTMP module on a loopback port: `live` takes publishers and players,
+/// and cuts what is published into HLS (1 s fragments) that nginx serves over HTTP on
+/// `httpPort`. It can be killed and started again on the same port, as a server that
+/// crashes is.
 final class RTMPServer {
     let port: UInt16
+    let httpPort: UInt16
     private let directory: URL
     private let configurationPath: String
     private var process: BackgroundProcess?
@@ -11,6 +14,9 @@ final class RTMPServer {
     init() throws {
         directory = try Paths.temporaryDirectory()
         port = try SilentServer.unusedPort()
+        httpPort = try SilentServer.unusedPort()
+        let hls = directory.appendingPathComponent("hls").path
+        try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
         let configuration = """
             load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
             daemon off;
@@ -18,7 +24,10 @@ final class RTMPServer {
             error_log \(directory.path)/error.log;
             pid \(directory.path)/nginx.pid;
             events {}
-            rtmp { server { listen 127.0.0.1:\(port); application live { live on; } } }
+            rtmp { server { listen 127.0.0.1:\(port); application live {
+                live on; hls on; hls_path \(hls); hls_fragment 1s; hls_playlist_length 6s; } } }
+            http { access_log off; server { listen 127.0.0.1:\(httpPort); location /hls/ { alias \(hls)/;
+                types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; } add_header Cache-Control no-cache; } } }
             """
         configurationPath = directory.appendingPathComponent("nginx.conf").path
         try configuration.write(toFile: configurationPath, atomically: true, encoding: .utf8)
@@ -27,6 +36,15 @@ final class RTMPServer {
 
     /// The URL of stream `name`.
     func url(_ name: String = "test") -> String { "rtmp://127.0.0.1:\(port)/live/\(name)" }
+
+    /// The URL of stream `name`'s HLS playlist.
+    func hlsURL(_ name: String = "test") -> String { "http://127.0.0.1:\(httpPort)/hls/\(name).m3u8" }
+
+    /// Whether stream `name`'s HLS playlist lists `fragments` fragments yet.
+    func hlsHasFragments(_ fragments: Int, name: String = "test") -> Bool {
+        let playlist = (try? String(contentsOfFile: directory.appendingPathComponent("hls/\(name).m3u8").path, encoding: .utf8)) ?? ""
+        return playlist.components(separatedBy: "#EXTINF").count > fragments
+    }
 
     /// Starts nginx and returns once it listens.
     func start() throws {

@@ -127,3 +127,54 @@ import Testing
         #expect(RecordingNames.path(".hidden", index: 1_234, segmented: true) == ".hidden-1234")
     }
 }
+
+@Suite struct LiveFramePhaseTests {
+    /// Shows 30 pictures a second from `from` for `seconds`, each having waited `wait(i)`;
+    /// returns the advances asked for with their times.
+    private func run(_ phase: inout LiveFramePhase, from: Double = 0, seconds: Double, wait: (Int) -> Double) -> [(time: Double, advance: Double)] {
+        var advances: [(Double, Double)] = []
+        var index = 0
+        while Double(index) / 30 <= seconds {
+            let now = from + Double(index) / 30
+            if let advance = phase.shown(waited: wait(index), at: now) { advances.append((now, advance)) }
+            index += 1
+        }
+        return advances
+    }
+
+    @Test func picturesThatAllWaitMoveTheScheduleByWhatNineInTenWaited() {
+        var phase = LiveFramePhase()
+        // The first picture's phase: every picture after it waits 30 to 36 ms; nine in ten
+        // wait 30 ms or more, so the schedule moves by 30 ms less the display's 1 ms.
+        let advances = run(&phase, seconds: 2.5) { 0.030 + Double($0 % 7) * 0.001 }
+        #expect(advances.count == 2 && advances.allSatisfy { abs($0.advance - 0.029) < 1e-9 }, "\(advances)")
+        #expect(advances.first.map { $0.time >= 1 } == true, "a whole second is watched first")
+    }
+
+    @Test func aLateKeyframeEachSecondDoesNotHoldTheOthersBack() {
+        var phase = LiveFramePhase()
+        // One picture in 30 (the keyframe) comes 15 ms later than the rest.
+        let advances = run(&phase, seconds: 2.5) { $0 % 30 == 0 ? 0 : 0.017 }
+        #expect(advances.count == 2 && advances.allSatisfy { abs($0.advance - 0.016) < 1e-9 }, "\(advances)")
+    }
+
+    @Test func picturesThatOftenArriveOnTheirTimeHoldTheSchedule() {
+        var phase = LiveFramePhase()
+        // Jitter: one picture in five is late (shown at once, no wait); moving earlier
+        // would make more of them late.
+        #expect(run(&phase, seconds: 3) { $0 % 5 == 2 ? 0 : 0.02 }.isEmpty)
+        var settled = LiveFramePhase()
+        #expect(run(&settled, seconds: 3) { _ in 0.0015 }.isEmpty, "within the display's own timing")
+    }
+
+    @Test func tooFewPicturesOrARestartSayNothing() {
+        var phase = LiveFramePhase()
+        var sparse: [Double?] = []
+        for second in 0..<4 { sparse.append(phase.shown(waited: 0.05, at: Double(second) * 0.5)) }
+        #expect(sparse.allSatisfy { $0 == nil }, "two pictures a second")
+        var restarted = LiveFramePhase()
+        _ = run(&restarted, seconds: 0.9) { _ in 0.03 }
+        restarted.restart()
+        #expect(run(&restarted, from: 0.95, seconds: 0.9) { _ in 0.03 }.isEmpty, "the window starts again after a restart")
+    }
+}

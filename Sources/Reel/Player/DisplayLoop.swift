@@ -24,6 +24,10 @@ struct DisplayLoop {
     /// A live jump went ahead on the same timeline: its first frame shows at once.
     private var liveJumpsSeen = 0
     private var showsNextAtOnce = false
+    /// A live video's schedule kept on the pictures' arrival (video master only).
+    private var livePhase = LiveFramePhase()
+    /// The picture at the head of the queue, ready and waiting for its time: since when.
+    private var readySince: (serial: Int, pts: Double, at: Double)?
 
     init(session: PlaybackSession) {
         self.session = session
@@ -51,6 +55,7 @@ struct DisplayLoop {
             if wasPaused && !paused {
                 frameTimer = now
                 wasPaused = false
+                livePhase.restart()
             }
             guard let (item, itemSerial) = session.videoFrames.peek() else {
                 watchForStarvation(serial: serial, at: now)
@@ -68,6 +73,7 @@ struct DisplayLoop {
                 isBuffering = false
                 emptySince = nil
                 frameTimer = now
+                livePhase.restart()
                 control.setBuffering(false, at: now)
                 session.onBuffering(false)
             }
@@ -107,6 +113,7 @@ struct DisplayLoop {
                 }
                 show(item, frame, pts: pts, serial: serial, output: output)
                 frameTimer = now
+                livePhase.restart()
                 showsNextAtOnce = false
                 if shownSerial != serial { session.emit(.seekCompleted(position: pts - session.startTime)) }
                 shownSerial = serial
@@ -121,6 +128,7 @@ struct DisplayLoop {
             }
             let delay = SyncPolicy.targetDelay(nominal: nominal / rate, drift: drift.map { $0 / rate })
             if now < frameTimer + delay {
+                if readySince?.serial != serial || readySince?.pts != pts { readySince = (serial, pts, now) }
                 Thread.sleep(forTimeInterval: min(frameTimer + delay - now, 0.005))
                 continue
             }
@@ -139,7 +147,27 @@ struct DisplayLoop {
                 }
             }
             show(item, frame, pts: pts, serial: serial, output: output)
+            followArrival(waited: readySince.flatMap { $0.serial == serial && $0.pts == pts ? now - $0.at : nil } ?? 0,
+                          shown: pts, serial: serial, at: now)
         }
+    }
+
+    /// A live video that is its own master and plays at the live edge (no decoded picture
+    /// waits behind the one at `shown`) moves its schedule earlier when every picture of
+    /// the last second waited, ready, for its turn (``LiveFramePhase``), as far as its
+    /// target allows: the first picture's phase no longer costs up to a frame of latency.
+    /// Pictures queued behind the one shown are the buffer a target asks for, which the
+    /// catch-up keeps (``LiveCatchUp``), not a phase.
+    private mutating func followArrival(waited: Double, shown: Double, serial: Int, at now: Double) {
+        guard session.isLive, session.master == .video, !session.configuration.untimed,
+              let advance = livePhase.shown(waited: waited, at: now), session.videoFrames.peek()?.serial != serial else { return }
+        let latency = control.read { control -> Double? in
+            guard control.newestRead.serial == serial else { return nil }
+            return control.newestRead.edge(hasVideo: true, hasAudio: false).map { $0 - shown }
+        }
+        guard let latency else { return }
+        let allowed = min(advance, latency - session.configuration.liveLatency.target)
+        if allowed > LiveFramePhase.tolerance { frameTimer -= allowed }
     }
 
     /// Paused: draws the frame on screen again when the subtitles' look changed.

@@ -21,6 +21,7 @@ packages=(
   python3-gi gir1.2-gst-rtsp-server-1.0   # a real RTSP server (gst-rtsp-server) for the live input tests
   libsrtp2-dev          # SRTP and SRTCP for the RTP receiver
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad   # the second RTP sender (rtph264pay, rtph265pay)
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-libav   # the second engine (GStreamer's C API, its libav decoders)
   libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev
   "$@"
 )

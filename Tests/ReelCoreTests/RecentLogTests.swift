@@ -16,11 +16,12 @@ import Testing
         #expect(log.count == 4)
         log.append(11)
         #expect(log.entries == [8, 9, 10, 11])
+        #expect(log.appendedCount == 12, "the ones no longer kept are counted")
     }
 
     @Test func aZeroCapacityKeepsNothing() {
         var log = RecentLog<Int>(capacity: 0)
         for value in 0..<3 { log.append(value) }
-        #expect(log.entries.isEmpty)
+        #expect(log.entries.isEmpty && log.appendedCount == 3)
     }
 }

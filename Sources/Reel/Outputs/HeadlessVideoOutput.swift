@@ -40,6 +40,8 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
 
     /// The frames shown, in order: every one, or the latest `history` of them.
     public var presentations: [Presentation] { log.withLock { $0.entries } }
+    /// How many frames were shown in all, those ``presentations`` no longer keeps included.
+    public var presentedCount: Int { log.withLock { $0.appendedCount } }
     /// Why snapshots failed; complete once the output is closed (the player stopped).
     public var errors: [String] { snapshotErrors.copy() }
 

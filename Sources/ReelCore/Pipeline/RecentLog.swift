@@ -5,12 +5,15 @@ package struct RecentLog<Entry> {
     private var ring: [Entry] = []
     /// Where the oldest entry is once the ring is full.
     private var oldest = 0
+    /// Entries ever appended, the ones no longer kept included.
+    package private(set) var appendedCount = 0
 
     package init(capacity: Int) {
         self.capacity = max(capacity, 0)
     }
 
     package mutating func append(_ entry: Entry) {
+        appendedCount += 1
         if ring.count < capacity {
             ring.append(entry)
         } else if capacity > 0 {

@@ -72,7 +72,9 @@ import Testing
         let directory = try Paths.temporaryDirectory()
         let noise = directory.appendingPathComponent("noise.mp4")
         try Data((0..<65536).map { _ in UInt8.random(in: 0...255) }).write(to: noise)
-        let cases = [("/no/such/file.mp4", "resource not found"), (noise.path, "data stream error")]
+        // Typefind's error comes with either wording, by how far the pipeline got.
+        let cases = [("/no/such/file.mp4", ["resource not found"]), (noise.path, ["data stream error", "could not determine type"])]
+        _ = GStreamer.version   // the registry loaded before anything is timed
         for (path, words) in cases {
             let started = Date()
             do {
@@ -80,7 +82,7 @@ import Testing
                 Issue.record("\(path) opened")
             } catch {
                 print("GStreamer on \(path): \(error)")
-                #expect(error.description.lowercased().contains(words), "\(error)")
+                #expect(words.contains { error.description.lowercased().contains($0) }, "\(error)")
             }
             #expect(Date().timeIntervalSince(started) < 6)
         }

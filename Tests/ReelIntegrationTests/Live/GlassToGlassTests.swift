@@ -11,6 +11,15 @@ extension PlaybackTests {
             return object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
         }
 
+        /// `reel encode --camera 640x360@30 --timecode` publishing to `server` as `cam`, once
+        /// nginx holds its connection.
+        private func publishCamera(to server: RTMPServer) throws -> BackgroundProcess {
+            let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
+                                                            "-o", server.url("cam")])
+            try server.waitForPublisher(camera)
+            return camera
+        }
+
         private func glass(_ report: String) throws -> [String: Double] {
             let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
             let glass = (object?["statistics"] as? [String: Any])?["glass_to_glass"] as? [String: Any] ?? [:]
@@ -46,10 +55,8 @@ extension PlaybackTests {
         @Test(.timeLimit(.minutes(1))) func thePlayerMeasuresTheDelayItIsToldToKeep() throws {
             let server = try RTMPServer()
             defer { server.stop() }
-            let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
-                                                            "-o", server.url("cam")])
+            let camera = try publishCamera(to: server)
             defer { camera.stop() }
-            try server.waitForPublisher(camera)
             let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0.5", server.url("cam"),
                                   signal: (SIGINT, 7))
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
@@ -104,10 +111,8 @@ extension PlaybackTests {
             defer { display.stop() }
             let server = try RTMPServer()
             defer { server.stop() }
-            let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
-                                                            "-o", server.url("cam")])
+            let camera = try publishCamera(to: server)
             defer { camera.stop() }
-            try server.waitForPublisher(camera)
             let directory = try Paths.temporaryDirectory()
             let report = directory.appendingPathComponent("report.json").path
             let errors = directory.appendingPathComponent("player.log").path
@@ -115,7 +120,8 @@ extension PlaybackTests {
                                                environment: ["DISPLAY": display.name], outputPath: report, errorPath: errors)
             defer { player.stop() }
             let window = try #require(try display.window(titled: "Reel"), "no window: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
-            Thread.sleep(forTimeInterval: 3)
+            // Past the warm-up: the player's meter has read pictures it presented.
+            try #require(waitForText("glass p50", in: errors, timeout: 20) != nil, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
             var ages: [Double] = []
             var shotAt: [Date] = []
             for _ in 0..<5 {
@@ -133,6 +139,7 @@ extension PlaybackTests {
                     // Presented at most 1 s behind the capture (a 0.2 s target), plus the time the screenshot took.
                     #expect(age < 1 + taking, "a screenshot's picture is \(age) s old; taking it took \(taking) s")
                 }
+                // Not a wait for an event: the screenshots' spacing, which their capture times must follow.
                 Thread.sleep(forTimeInterval: 0.4)
             }
             player.interrupt()

@@ -8,18 +8,6 @@ extension PlaybackTests {
     /// publisher restarted while nginx keeps the player's connection, a stream that never
     /// returns.
     @Suite(.serialized) struct ReconnectTests {
-        /// Waits up to `timeout` seconds for `path` to hold `count` lines containing `text`;
-        /// returns when it did, or nil.
-        private func waitForLines(_ text: String, count: Int, in path: String, timeout: Double) -> Date? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").components(separatedBy: text).count - 1
-                if lines >= count { return Date() }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return nil
-        }
-
         @Test(.timeLimit(.minutes(3))) func nginxKilledFiveTimesPlaybackResumesEachTimeWithNothingLeft() throws {
             let server = try RTMPServer()
             var publisher = try publishTestStream(to: server.url())
@@ -29,7 +17,7 @@ extension PlaybackTests {
             let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--stats", server.url()],
                                                outputPath: directory.appendingPathComponent("report.json").path, errorPath: errors)
             defer { player.stop() }
-            try #require(waitForLines(" shown ", count: 8, in: errors, timeout: 20) != nil, "not playing: \(String(describing: try? String(contentsOfFile: errors, encoding: .utf8)))")
+            try #require(waitForText(" shown ", count: 8, in: errors, timeout: 20) != nil, "not playing: \(String(describing: try? String(contentsOfFile: errors, encoding: .utf8)))")
             var resumes: [Double] = []
             var counts: [(threads: Int, descriptors: Int)] = []
             for cycle in 1...5 {
@@ -39,7 +27,7 @@ extension PlaybackTests {
                 try server.start()
                 publisher = try publishTestStream(to: server.url())
                 let back = Date()
-                guard let resumed = waitForLines("reel: reconnected after", count: cycle, in: errors, timeout: 20) else {
+                guard let resumed = waitForText("reel: reconnected after", count: cycle, in: errors, timeout: 20) else {
                     Issue.record("cycle \(cycle): no reconnect within 20 s: \((try? String(contentsOfFile: errors, encoding: .utf8))?.suffix(800) ?? "")")
                     return
                 }

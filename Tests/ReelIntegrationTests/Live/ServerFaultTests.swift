@@ -22,15 +22,9 @@ extension PlaybackTests {
                 server.stop()
             }
 
-            /// Waits up to `timeout` seconds for the `count`th `text` on stderr (stats lines end
-            /// in a carriage return); the time it appeared.
+            /// When stderr held `text` for the `count`th time, within `timeout` seconds.
             func waitForLine(_ text: String, count: Int = 1, timeout: Double) -> Date? {
-                let deadline = Date().addingTimeInterval(timeout)
-                while Date() < deadline {
-                    if stderr.components(separatedBy: text).count > count { return Date() }
-                    Thread.sleep(forTimeInterval: 0.02)
-                }
-                return nil
+                waitForText(text, count: count, in: errors, timeout: timeout)
             }
         }
 
@@ -82,7 +76,8 @@ extension PlaybackTests {
             defer { session.stop() }
             session.relay.set(.garbage)
             #expect(session.waitForLine("reconnecting (attempt 1", timeout: 10) != nil, "\(session.stderr.suffix(600))")
-            Thread.sleep(forTimeInterval: 1)
+            // An attempt on the garbage failed too before the server is back.
+            #expect(session.waitForLine("reconnecting (attempt 2", timeout: 10) != nil, "\(session.stderr.suffix(600))")
             session.relay.set(.forwarding)
             #expect(session.waitForLine("reconnected after", timeout: 15) != nil, "\(session.stderr.suffix(600))")
             let reason = session.stderr.components(separatedBy: .newlines).first { $0.contains("reconnecting (attempt 1") } ?? ""

@@ -208,6 +208,19 @@ func waitForUDPListener(on port: Int, _ process: BackgroundProcess) throws {
     }
 }
 
+/// Waits up to `timeout` seconds for the file at `path` (a process's stderr) to hold `text`
+/// `count` times, wherever it is on a line (stats lines end in a carriage return); returns
+/// when it did, or nil.
+func waitForText(_ text: String, count: Int = 1, in path: String, timeout: Double) -> Date? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        let content = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        if content.components(separatedBy: text).count > count { return Date() }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return nil
+}
+
 /// Polls `condition` every 20 ms for up to 10 s while `process` runs; throws when it never holds.
 func waitFor(_ what: String, while process: BackgroundProcess, condition: () throws -> Bool) throws {
     let deadline = Date().addingTimeInterval(10)

@@ -35,6 +35,12 @@ let package = Package(
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
         .target(name: "ReelSubtitles", dependencies: ["ReelCore", "CLibass", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "ReelText", "CSDL2"]),
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        .target(name: "ReelGStreamer", dependencies: ["ReelCore", "ReelFFmpeg", "CGStreamer"]),
         .target(
             name: "ReelFFmpeg",
             dependencies: ["ReelCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")]
@@ -44,7 +50,7 @@ let package = Package(
         .target(
             name: "Reel",
             dependencies: [
-                "ReelCore", "ReelFFmpeg", "ReelText", "ReelSubtitles", "CSRTP", "CSocket",
+                "ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles", "CSRTP", "CSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -9,6 +9,9 @@ bash scripts/setup.sh
 bash scripts/build-tests.sh
 bash scripts/fuzz.sh   # the libFuzzer targets the suite runs
 bash scripts/docs.sh   # the DocC catalogs, which fail on any warning
+# GStreamer scans every plug-in the first time it starts on a machine: here, not in the
+# middle of timed tests.
+gst-inspect-1.0 >/dev/null 2>&1 || true
 # The suites run in parallel, so a failure can sit thousands of lines above the end: the
 # failing tests and their issues are printed again last, where a log's tail shows them.
 log=$(mktemp)

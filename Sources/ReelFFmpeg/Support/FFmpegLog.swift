@@ -15,6 +15,16 @@ public enum FFmpegLog {
         }
     }
 
+    /// Makes Reel's sink FFmpeg's log callback again if it was installed. FFmpeg has one
+    /// callback per process, and a library loaded after it may set its own: GStreamer's
+    /// libav plug-in does when it loads, and Reel reads FFmpeg's errors from its log (a
+    /// truncated file is known only by its "partial file" line).
+    public static func reclaimCallback() {
+        forwardedLevel.withLock { forwarded in
+            if forwarded != nil { reel_install_log_sink(ffmpegLogLineSink) }
+        }
+    }
+
     /// Installs the sink with warnings forwarded, unless the application chose already.
     /// Opening an input, a decoder, an encoder or an output calls this: failures depend on
     /// the captured errors, and FFmpeg would otherwise print to standard error.

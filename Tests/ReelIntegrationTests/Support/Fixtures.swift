@@ -1,4 +1,5 @@
 import Foundation
+import ReelGStreamer
 
 /// A media file made by ffmpeg at test time, cached under `.cache/fixtures`.
 struct Fixture: Sendable, CustomStringConvertible {
@@ -22,6 +23,9 @@ enum Fixtures {
     /// Bump when the recipes change, so stale caches are not reused.
     static let version = "v2"
     static let directory: URL = {
+        // Before any test reads a fixture: while GStreamer's libav plug-in loads, FFmpeg's
+        // log (which tells a truncated file from a short one) goes to GStreamer.
+        GStreamer.initialise()
         let url = Paths.cache.appendingPathComponent("fixtures-\(version)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url

@@ -1,0 +1,246 @@
+import CGStreamer
+import Foundation
+import ReelCore
+
+/// Decodes a URI through GStreamer into Reel's own frames: `uridecodebin3` (which picks the
+/// demuxer, the decoder and, where the machine has one, a hardware decoder from the
+/// plug-in registry) with an appsink per stream, so that the pictures and sound enter
+/// Reel's display, tap and audio paths exactly as FFmpeg's do. Video comes out as I420
+/// (`yuv420p`), audio as interleaved 32-bit float at the stream's rate; both with
+/// timestamps in nanoseconds.
+///
+/// Built by hand rather than `playbin3`: playbin's sinks would show the picture and play
+/// the sound themselves, and Reel keeps its own clocks, window and sound card.
+///
+/// Each stream asked for must be pulled (``nextVideoFrame(timeout:)``,
+/// ``nextAudioFrame(timeout:)``): its appsink holds a few buffers and then holds the whole
+/// pipeline back, as a bounded queue does. Streams not asked for go to a `fakesink`.
+public final class GStreamerDecoder: @unchecked Sendable {
+    /// Which streams to decode.
+    public struct Streams: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The first video stream.
+        public static let video = Streams(rawValue: 1)
+        /// The first audio stream.
+        public static let audio = Streams(rawValue: 2)
+    }
+
+    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let bus: UnsafeMutablePointer<GstBus>
+    private let wanted: Streams
+    private let lock = NSLock()
+    /// Made on GStreamer's streaming thread when the decoder's pads appear.
+    private var videoSink: UnsafeMutablePointer<GstElement>?
+    private var audioSink: UnsafeMutablePointer<GstElement>?
+    private var linkFailure: String?
+    /// The streams asked for that the input has, decoded (set once it is open).
+    public private(set) var decodes: Streams = []
+
+    /// Buffers an appsink holds before it holds the pipeline back.
+    static let sinkCapacity: guint = 4
+
+    /// Opens `uri` and waits up to `timeout` seconds for its first pictures and sound
+    /// (GStreamer's preroll); throws GStreamer's error when it cannot.
+    public init(uri: String, streams: Streams, timeout: Double = 15) throws(GStreamerError) {
+        _ = GStreamer.initialised
+        guard let pipeline = gst_pipeline_new("reel"), let bus = gst_element_get_bus(pipeline) else { throw GStreamerError("cannot make a pipeline") }
+        self.pipeline = pipeline
+        self.bus = bus
+        wanted = streams
+        guard let source = gst_element_factory_make("uridecodebin3", "source") else {
+            throw GStreamerError("no uridecodebin3 element (GStreamer's base plug-ins, 1.22 or later)")
+        }
+        reel_g_object_set_string(source, "uri", uri)
+        gst_bin_add(reel_gst_bin(pipeline), source)
+        reel_gst_connect_pad_added(source, { element, pad, context in
+            guard let pad, let context else { return }
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().link(pad)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        try start(timeout: timeout)
+    }
+
+    deinit {
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+    }
+
+    /// Opens the input (PAUSED), waits for the decoder's pads of the streams asked for
+    /// that the input has (its stream collection says which), for the first buffers at
+    /// every sink (the preroll), then plays. A pipeline has nothing to preroll until the
+    /// pads appear, so the state alone says nothing.
+    private func start(timeout: Double) throws(GStreamerError) {
+        let deadline = Date().addingTimeInterval(timeout)
+        if gst_element_set_state(pipeline, GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE { try failure("cannot open") }
+        var present: Streams?
+        while true {
+            if let linkFailure = lock.withLock({ linkFailure }) { throw GStreamerError(linkFailure) }
+            let linked = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
+            if let present, linked.isSuperset(of: present.intersection(wanted)) {
+                if present.isDisjoint(with: wanted) { throw GStreamerError(wanted == .audio ? "no audio stream" : wanted == .video ? "no video stream" : "no audio or video stream") }
+                break
+            }
+            guard Date() < deadline else { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s") }
+            // Every message, told apart by its exact type: a mask of extended types (the
+            // stream collection is one) lets others through.
+            guard let message = gst_bus_timed_pop(bus, 20_000_000) else { continue }
+            let type = reel_gst_message_type(message)
+            if type == GST_MESSAGE_ERROR {
+                gst_bus_post(bus, message)   // back on the bus, for checkBus to read and throw
+                try failure("cannot open")
+            }
+            if type == GST_MESSAGE_STREAM_COLLECTION { present = Self.streams(in: message) }
+            gst_message_unref(message)
+        }
+        var state = GST_STATE_NULL, pending = GST_STATE_NULL
+        let result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(max(deadline.timeIntervalSinceNow, 0) * 1e9))
+        if result == GST_STATE_CHANGE_FAILURE { try failure("cannot open") }
+        if result == GST_STATE_CHANGE_ASYNC { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s") }
+        decodes = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
+        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try failure("cannot play") }
+    }
+
+    /// The kinds of stream a stream-collection message lists.
+    private static func streams(in message: UnsafeMutablePointer<GstMessage>) -> Streams {
+        var collection: UnsafeMutablePointer<GstStreamCollection>?
+        gst_message_parse_stream_collection(message, &collection)
+        guard let collection else { return [] }
+        defer { gst_object_unref(UnsafeMutableRawPointer(collection)) }
+        var streams: Streams = []
+        for index in 0..<gst_stream_collection_get_size(collection) {
+            guard let stream = gst_stream_collection_get_stream(collection, index) else { continue }
+            let type = gst_stream_get_stream_type(stream).rawValue
+            if type & GST_STREAM_TYPE_VIDEO.rawValue != 0 { streams.insert(.video) }
+            if type & GST_STREAM_TYPE_AUDIO.rawValue != 0 { streams.insert(.audio) }
+        }
+        return streams
+    }
+
+    /// The error on the bus, or `fallback` when there is none.
+    private func failure(_ fallback: String) throws(GStreamerError) -> Never {
+        try checkBus()
+        throw GStreamerError(fallback)
+    }
+
+    /// Throws the first error posted on the bus, if any.
+    private func checkBus() throws(GStreamerError) {
+        guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return }
+        defer { gst_message_unref(message) }
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &error, &debug)
+        defer {
+            if let error { g_error_free(error) }
+            g_free(debug)
+        }
+        throw GStreamerError(error.map { String(cString: $0.pointee.message) } ?? "error", debug: debug.map { String(cString: $0) })
+    }
+
+    /// A decoded pad appeared (streaming thread): the first video and audio pads asked for
+    /// get a converter and an appsink, the others a fakesink.
+    private func link(_ pad: UnsafeMutablePointer<GstPad>) {
+        guard let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil) else { return }
+        defer { gst_caps_unref(caps) }
+        guard let structure = gst_caps_get_structure(caps, 0) else { return }
+        let kind = String(cString: gst_structure_get_name(structure))
+        let branch: [String]
+        let output: String?
+        var isVideo = false
+        lock.lock()
+        if kind.hasPrefix("video/"), wanted.contains(.video), videoSink == nil {
+            branch = ["queue", "videoconvert", "capsfilter", "appsink"]
+            output = "video/x-raw,format=I420"
+            isVideo = true
+        } else if kind.hasPrefix("audio/"), wanted.contains(.audio), audioSink == nil {
+            branch = ["queue", "audioconvert", "audioresample", "capsfilter", "appsink"]
+            output = "audio/x-raw,format=F32LE,layout=interleaved"
+        } else {
+            branch = ["fakesink"]
+            output = nil
+        }
+        lock.unlock()
+        var elements: [UnsafeMutablePointer<GstElement>] = []
+        for name in branch {
+            guard let element = gst_element_factory_make(name, nil) else {
+                lock.withLock { linkFailure = "no \(name) element" }
+                return
+            }
+            elements.append(element)
+        }
+        for element in elements {
+            gst_bin_add(reel_gst_bin(pipeline), element)
+        }
+        if let output, let capsfilter = elements.first(where: { elementName($0).hasPrefix("capsfilter") }), let filterCaps = gst_caps_from_string(output) {
+            reel_g_object_set_caps(capsfilter, "caps", filterCaps)
+            gst_caps_unref(filterCaps)
+        }
+        let sink = elements[elements.count - 1]
+        reel_g_object_set_boolean(sink, "sync", 0)
+        if output != nil {
+            reel_g_object_set_uint(sink, "max-buffers", Self.sinkCapacity)
+            reel_g_object_set_boolean(sink, "drop", 0)
+        } else {
+            reel_g_object_set_boolean(sink, "async", 0)
+        }
+        for (upstream, downstream) in zip(elements, elements.dropFirst()) where gst_element_link(upstream, downstream) == 0 {
+            lock.withLock { linkFailure = "cannot link \(elementName(upstream)) to \(elementName(downstream))" }
+            return
+        }
+        for element in elements { gst_element_sync_state_with_parent(element) }
+        guard let sinkPad = gst_element_get_static_pad(elements[0], "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
+        if gst_pad_link(pad, sinkPad) != GST_PAD_LINK_OK {
+            lock.withLock { linkFailure = "cannot link the decoder's \(kind) pad" }
+            return
+        }
+        guard output != nil else { return }
+        lock.withLock {
+            if isVideo { videoSink = sink } else { audioSink = sink }
+        }
+    }
+
+    private func elementName(_ element: UnsafeMutablePointer<GstElement>) -> String {
+        guard let name = gst_object_get_name(reel_gst_object(element)) else { return "?" }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
+    /// The input's duration in seconds, when GStreamer knows it.
+    public var duration: Double? {
+        var nanoseconds: gint64 = 0
+        guard gst_element_query_duration(pipeline, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0 else { return nil }
+        return Double(nanoseconds) / 1e9
+    }
+
+    /// The next picture, or nil at the end of the stream; throws GStreamer's error, or
+    /// when nothing comes within `timeout` seconds.
+    public func nextVideoFrame(timeout: Double = 15) throws(GStreamerError) -> VideoFrame? {
+        guard let sample = try pull(from: lock.withLock({ videoSink }), timeout: timeout) else { return nil }
+        return try GStreamerSample.videoFrame(sample)
+    }
+
+    /// The next run of samples, or nil at the end of the stream.
+    public func nextAudioFrame(timeout: Double = 15) throws(GStreamerError) -> AudioFrame? {
+        guard let sample = try pull(from: lock.withLock({ audioSink }), timeout: timeout) else { return nil }
+        return try GStreamerSample.audioFrame(sample)
+    }
+
+    private func pull(from sink: UnsafeMutablePointer<GstElement>?, timeout: Double) throws(GStreamerError) -> OpaquePointer? {
+        guard let sink else { throw GStreamerError("the stream is not decoded") }
+        let appSink = reel_gst_app_sink(sink)
+        if let sample = gst_app_sink_try_pull_sample(appSink, GstClockTime(max(timeout, 0) * 1e9)) { return sample }
+        try checkBus()
+        if gst_app_sink_is_eos(appSink) != 0 { return nil }
+        throw GStreamerError("nothing decoded within \(MediaTime.formatSeconds(timeout)) s")
+    }
+
+    /// Goes to `seconds`: to the keyframe at or before it, or with `exact` to the frame
+    /// shown at it (GStreamer decodes from the keyframe and drops what precedes).
+    public func seek(to seconds: Double, exact: Bool) throws(GStreamerError) {
+        let flags = GST_SEEK_FLAG_FLUSH.rawValue | (exact ? GST_SEEK_FLAG_ACCURATE : GST_SEEK_FLAG_KEY_UNIT).rawValue
+        guard gst_element_seek_simple(pipeline, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags), gint64(seconds * 1e9)) != 0 else {
+            try failure("cannot seek to \(MediaTime.formatSeconds(seconds)) s")
+        }
+    }
+}

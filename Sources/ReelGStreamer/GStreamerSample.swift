@@ -1,0 +1,88 @@
+import CGStreamer
+import ReelCore
+
+/// A GStreamer sample whose buffer stays mapped for reading as long as a frame over it
+/// lives: Reel's frames point into GStreamer's memory without a copy, as they point into
+/// FFmpeg's.
+final class GStreamerSample: StorageOwner, @unchecked Sendable {
+    private let sample: OpaquePointer
+    private let buffer: UnsafeMutablePointer<GstBuffer>
+    let map: UnsafeMutablePointer<GstMapInfo>
+
+    /// Takes `sample` (its reference is this owner's) and maps its buffer.
+    private init(_ sample: OpaquePointer) throws(GStreamerError) {
+        guard let buffer = gst_sample_get_buffer(sample) else {
+            gst_sample_unref(sample)
+            throw GStreamerError("a sample without a buffer")
+        }
+        map = .allocate(capacity: 1)
+        guard gst_buffer_map(buffer, map, GST_MAP_READ) != 0 else {
+            map.deallocate()
+            gst_sample_unref(sample)
+            throw GStreamerError("cannot map a buffer for reading")
+        }
+        self.sample = sample
+        self.buffer = buffer
+    }
+
+    deinit {
+        gst_buffer_unmap(buffer, map)
+        map.deallocate()
+        gst_sample_unref(sample)
+    }
+
+    /// GStreamer's nanoseconds.
+    static let timeBase = Rational(1, 1_000_000_000)
+
+    /// The buffer's time on the stream's timeline, the one FFmpeg reports: a buffer's own
+    /// timestamp keeps the container's offsets (an MP4's edit list that hides a B-frame
+    /// delay), which the sample's segment maps away.
+    private var pts: Int64? {
+        let pts = reel_gst_buffer_pts(buffer)
+        guard pts != reel_gst_clock_time_none() else { return nil }
+        guard let segment = gst_sample_get_segment(sample) else { return Int64(clamping: pts) }
+        let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
+        return streamTime == reel_gst_clock_time_none() ? nil : Int64(clamping: streamTime)
+    }
+
+    /// An I420 sample as a `yuv420p` frame over its buffer.
+    static func videoFrame(_ sample: OpaquePointer) throws(GStreamerError) -> VideoFrame {
+        let owner = try GStreamerSample(sample)
+        var info = GstVideoInfo()
+        guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&info, caps) != 0 else { throw GStreamerError("a picture without its format") }
+        let width = Int(reel_gst_video_info_width(&info)), height = Int(reel_gst_video_info_height(&info))
+        let size = Int(owner.map.pointee.size)
+        guard let base = owner.map.pointee.data, width > 0, height > 0 else { throw GStreamerError("an empty picture") }
+        var planes: [PlaneView] = []
+        for plane in 0..<3 {
+            let rows = plane == 0 ? height : (height + 1) / 2
+            let rowBytes = plane == 0 ? width : (width + 1) / 2
+            let offset = Int(reel_gst_video_info_plane_offset(&info, guint(plane)))
+            let stride = Int(reel_gst_video_info_plane_stride(&info, guint(plane)))
+            // What the caps say must lie inside the buffer GStreamer gave.
+            guard stride >= rowBytes, offset >= 0, offset + (rows - 1) * stride + rowBytes <= size else {
+                throw GStreamerError("a picture's planes lie outside its buffer")
+            }
+            planes.append(PlaneView(baseAddress: UnsafeRawPointer(base + offset), bytesPerRow: stride, rowByteCount: rowBytes, rowCount: rows))
+        }
+        let parN = Int(reel_gst_video_info_par_n(&info)), parD = Int(reel_gst_video_info_par_d(&info))
+        let duration = reel_gst_buffer_duration(owner.buffer)
+        return VideoFrame(width: width, height: height, pixelFormat: .yuv420p, planes: planes, color: ColorDescription(),
+                          sampleAspectRatio: parD > 0 ? Rational(parN, parD) : Rational(0, 1), pts: owner.pts,
+                          duration: duration == reel_gst_clock_time_none() ? 0 : Int64(clamping: duration), timeBase: timeBase,
+                          isKeyframe: reel_gst_buffer_is_keyframe(owner.buffer) != 0, owner: owner)
+    }
+
+    /// An interleaved F32LE sample as a `flt` audio frame over its buffer.
+    static func audioFrame(_ sample: OpaquePointer) throws(GStreamerError) -> AudioFrame {
+        let owner = try GStreamerSample(sample)
+        var info = GstAudioInfo()
+        guard let caps = gst_sample_get_caps(sample), gst_audio_info_from_caps(&info, caps) != 0 else { throw GStreamerError("sound without its format") }
+        let channels = Int(reel_gst_audio_info_channels(&info)), bytesPerFrame = Int(reel_gst_audio_info_bpf(&info))
+        guard let base = owner.map.pointee.data, channels > 0, bytesPerFrame == channels * 4 else { throw GStreamerError("sound in a format Reel did not ask for") }
+        return AudioFrame(sampleFormat: .flt, sampleRate: Int(reel_gst_audio_info_rate(&info)), channelCount: channels,
+                          channelLayout: channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels",
+                          sampleCount: Int(owner.map.pointee.size) / bytesPerFrame, planes: [UnsafeRawPointer(base)],
+                          pts: owner.pts, timeBase: timeBase, owner: owner)
+    }
+}

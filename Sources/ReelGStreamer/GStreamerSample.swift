@@ -41,8 +41,11 @@ final class GStreamerSample: StorageOwner, @unchecked Sendable {
         let pts = reel_gst_buffer_pts(buffer)
         guard pts != reel_gst_clock_time_none() else { return nil }
         guard let segment = gst_sample_get_segment(sample) else { return Int64(clamping: pts) }
-        let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
-        return streamTime == reel_gst_clock_time_none() ? nil : Int64(clamping: streamTime)
+        // The full form: after a seek, the picture on screen at the target starts before
+        // the segment does, and its time is wanted all the same.
+        var streamTime: guint64 = 0
+        let sign = gst_segment_to_stream_time_full(segment, GST_FORMAT_TIME, pts, &streamTime)
+        return sign == 0 ? nil : sign > 0 ? Int64(clamping: streamTime) : -Int64(clamping: streamTime)
     }
 
     /// An I420 sample as a `yuv420p` frame over its buffer.

@@ -98,6 +98,10 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Decoding threads; 0 chooses one per core.")
     var threads: Int = 0
 
+    @Option(help: ArgumentHelp("The engine that decodes: auto (by Reel's rules: an SDP to Reel's RTP receiver, the rest to FFmpeg), ffmpeg, or gstreamer.",
+                               valueName: "auto|ffmpeg|gstreamer"))
+    var engine: String = "auto"
+
     @Option(help: ArgumentHelp("Hand every presented frame to another program or to files: y4m:PATH (a file, or a FIFO that mpv, ffplay or ffmpeg reads) or png:DIR. May be repeated.", valueName: "kind:path"))
     var tap: [String] = []
 
@@ -143,6 +147,7 @@ struct PlayCommand: AsyncParsableCommand {
         guard (0.5...2).contains(rate) else { throw ValidationError("--rate must be between 0.5 and 2") }
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard ClockMaster(rawValue: clock) != nil else { throw ValidationError("--clock must be audio, video or external") }
+        guard engine == "auto" || PlaybackEngineKind(rawValue: engine) != nil else { throw ValidationError("--engine takes auto, ffmpeg or gstreamer (got \(engine))") }
         for request in tap where TapOption(parsing: request) == nil {
             throw ValidationError("--tap takes y4m:PATH or png:DIR (got \(request))")
         }
@@ -191,6 +196,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.untimed = untimed
         configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio
         configuration.decoder = DecoderOptions(threadCount: threads)
+        configuration.engine = PlaybackEngineKind(rawValue: engine).map { $0 == .ffmpeg ? .ffmpeg : .gstreamer } ?? .automatic
         configuration.rotation = RotateOption.parse(rotate) ?? .automatic()
         configuration.tapsOrientedFrames = tapRotate
         configuration.toneMapping = ToneMapper.Curve(rawValue: toneMapping)

@@ -2,14 +2,10 @@ import Foundation
 import ReelCore
 import ReelFFmpeg
 
-/// One opened input being played: the threads of SGPlayer's FFmpeg engine (read, video
-/// decode, audio decode, video display; audio pulled by the device) and the queues between
-/// them.
-///
-/// Each stream has its own decode thread fed by a packet queue bounded in bytes and
-/// seconds, as in ffplay: the reader then never waits on a small frame queue of one
-/// stream while the other stream's decoder still needs packets (a frame-threaded video
-/// decoder holds one packet per thread before its first frame comes out).
+/// One opened input being played: an engine (``PlaybackEngine``) that decodes it into the
+/// session's frame queues, and the shell's part, the same whichever engine decodes: the
+/// timelines, the display thread, the audio renderer (pulled by the device), the live
+/// thread. The packet queues are the FFmpeg engine's.
 final class PlaybackSession: @unchecked Sendable {
     let configuration: Player.Configuration
     let control = PlaybackControl()
@@ -38,16 +34,15 @@ final class PlaybackSession: @unchecked Sendable {
     private let testHooks: PlaybackTestHooks
     private let displayThread: DisplayThread
 
-    let demuxer: any PlaybackSource
-    private let audioDecoder: Decoder?
-    let videoDecoder: Decoder?
+    let engine: any PlaybackEngine
+    /// The packets' source when the FFmpeg engine plays (recording and subtitles read it).
+    var demuxer: (any PlaybackSource)? { (engine as? FFmpegEngine)?.source }
     /// The input's subtitle tracks and files, and the one shown; nil without any, or without video.
     let subtitles: SubtitleLayer?
     /// Maps HDR frames to SDR (decode thread); nil when the configuration says not to.
     private let toneMapper: ToneMapper?
     /// Turns frames upright as the stream or the configuration says; nil when they are.
     private let orienter: FrameOrienter?
-    private let framePool: FramePool
     private let finished = DispatchGroup()
     /// Seeks come from the caller and from the window's keys: one at a time.
     let seekLock = NSLock()
@@ -65,16 +60,13 @@ final class PlaybackSession: @unchecked Sendable {
         self.emit = emit
         self.onEnd = onEnd
         self.onCommand = onCommand
-        let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
-        let demuxer = try PlaybackSources.open(url, options: liveByProtocol ? configuration.input.forLiveInput() : configuration.input,
-                                               interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
-                                               liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target)
-        self.demuxer = demuxer
-        info = demuxer.info
+        let engine = try PlaybackEngines.open(url, configuration: configuration, video: videoOutput != nil, audio: audioOutput != nil, interrupt: interrupt)
+        self.engine = engine
+        info = engine.info
         isLive = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url, duration: info.format.duration, size: info.format.size, format: info.format.name))
         startTime = info.format.startTime ?? 0
-        let videoStream = videoOutput == nil ? nil : demuxer.bestStream(of: .video)
-        let audioStream = audioOutput == nil ? nil : (audioTrack ?? Self.audioStream(configuration.audioTrack, demuxer))
+        let videoStream = videoOutput == nil ? nil : engine.bestStream(of: .video)
+        let audioStream = audioOutput == nil ? nil : (audioTrack ?? Self.audioStream(configuration.audioTrack, engine))
         self.videoStream = videoStream
         self.audioStream = audioStream
         guard videoStream != nil || audioStream != nil else { throw DecodeError(.noSuchStream(.video)) }
@@ -83,16 +75,15 @@ final class PlaybackSession: @unchecked Sendable {
         let pool = FramePool(preallocated: configuration.videoFrameQueueCount + configuration.audioFrameQueueCount + 20)
         var decoderOptions = configuration.decoder
         decoderOptions.lowDelay = decoderOptions.lowDelay || isLive
-        videoDecoder = try videoStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
-        audioDecoder = try audioStream.map { try demuxer.makeDecoder(streamIndex: $0, options: decoderOptions, framePool: pool) }
-        framePool = pool
+        try engine.prepare(videoStream: videoStream, audioStream: audioStream, options: decoderOptions, framePool: pool)
         control.audioStreamIndex = audioStream
         self.videoOutput = videoStream == nil ? nil : videoOutput
-        let orientation = videoStream.map { stream in configuration.rotation.orientation(forStream: demuxer.info.streams.first { $0.index == stream }?.orientation ?? .upright) } ?? .upright
+        let streams = engine.info.streams
+        let orientation = videoStream.map { stream in configuration.rotation.orientation(forStream: streams.first { $0.index == stream }?.orientation ?? .upright) } ?? .upright
         orienter = orientation.isUpright ? nil : FrameOrienter(orientation: orientation)
         toneMapper = configuration.toneMapping.map { ToneMapper(curve: $0) }
         subtitles = videoStream == nil ? nil
-            : try SubtitleLayer(demuxer: demuxer as? Demuxer, info: info, files: SameNameSubtitles.files(for: url, configuration: configuration),
+            : try SubtitleLayer(demuxer: (engine as? FFmpegEngine)?.source as? Demuxer, info: engine.info, files: SameNameSubtitles.files(for: url, configuration: configuration),
                                 request: configuration.subtitleTrack, startTime: startTime, options: configuration.input)
         control.subtitleSettings = SubtitleSettings(delay: configuration.subtitleDelay, scale: configuration.subtitleScale)
         self.frameTap = frameTap
@@ -111,7 +102,7 @@ final class PlaybackSession: @unchecked Sendable {
     var duration: Double? { info.format.duration }
 
     /// The stream a request picks: with no language asked for, FFmpeg's best audio stream.
-    private static func audioStream(_ request: TrackRequest, _ source: any PlaybackSource) -> Int? {
+    private static func audioStream(_ request: TrackRequest, _ source: any PlaybackEngine) -> Int? {
         if request == .automatic() { return source.bestStream(of: .audio) }
         return request.choose(.audio, among: Track.tracks(of: source.info))?.streamIndex
     }
@@ -133,23 +124,13 @@ final class PlaybackSession: @unchecked Sendable {
     })
 
     func start() throws {
-        spawn("reel.read") { [self] in readLoop() }
+        engine.start(self, spawn: spawn)
         if videoStream != nil {
-            if configuration.videoDecoding == .asynchronous {
-                spawn("reel.video.decode") { [self] in
-                    decodeLoop(videoPackets, videoDecoder, queue: queueVideo) { videoFrames.put(QueuedVideoFrame(frame: nil), serial: $0) }
-                }
-            }
             finished.enter()
             displayThread.async { [self] in
                 var loop = DisplayLoop(session: self)
                 loop.run()
                 finished.leave()
-            }
-        }
-        if audioStream != nil {
-            spawn("reel.audio.decode") { [self] in
-                decodeLoop(audioPackets, audioDecoder, takesSwitches: true, queue: queueAudio) { audioFrames.put(QueuedAudioFrame(frame: nil), serial: $0) }
             }
         }
         if let audioOutput, let renderer = audioRenderer {
@@ -171,7 +152,7 @@ final class PlaybackSession: @unchecked Sendable {
         audioPackets.abort()
         videoFrames.abort()
         audioFrames.abort()
-        demuxer.cancel()
+        engine.cancel()
         subtitles?.stop()
         stopRecording()
         audioOutput?.close()
@@ -219,116 +200,8 @@ final class PlaybackSession: @unchecked Sendable {
         testHooks.seekPublished()
     }
 
-    // MARK: Read thread
-
-    private func readLoop() {
-        var serial = control.read { $0.serial }
-        // Changes only with a seek (an audio switch comes with one): read there, not per packet.
-        var audioStream = control.read { $0.audioStreamIndex }
-        while !control.read({ $0.aborted }) {
-            if let seek = control.read({ control -> PlaybackControl.Seek? in
-                defer { control.pendingSeek = nil }
-                return control.pendingSeek
-            }) {
-                (serial, audioStream) = control.read { ($0.serial, $0.audioStreamIndex) }
-                do {
-                    landingPackets = try seekLandingAtOrBefore(seek.target)
-                } catch {
-                    emit(.error(PlayerError(error as? InputError ?? InputError(.other, operation: .seek, url: demuxer.url))))
-                }
-                if configuration.videoDecoding == .synchronous { videoDecoder?.flush() }
-                subtitles?.flushDecoders()
-                continue
-            }
-            if control.read({ $0.readerAtEnd }) {
-                control.lock.withLock { if control.pendingSeek == nil && !control.aborted { control.lock.wait(seconds: 0.05) } }
-                continue
-            }
-            do {
-                let held = landingPackets.isEmpty ? nil : landingPackets.removeFirst()
-                guard let packet = try held ?? demuxer.readPacket() else {
-                    try endOfInput(serial: serial)
-                    continue
-                }
-                if isLive, packet.streamIndex == audioStream || packet.streamIndex == videoStream, let end = packet.endSeconds {
-                    let video = packet.streamIndex == videoStream
-                    let start = packet.presentationTime?.seconds ?? end
-                    let jumped = control.lock.withLock { () -> Double? in
-                        let newest = video ? control.newestRead.video : control.newestRead.audio
-                        guard control.newestRead.isJump(to: start, video: video, serial: serial) else {
-                            control.newestRead.note(end, video: video, serial: serial)
-                            return nil
-                        }
-                        return newest
-                    }
-                    // Played on, the streams would stay apart (each jumps at its own packet):
-                    // the input is opened again, on a new timeline.
-                    if let jumped { throw InputError(.timestampsJumped(from: jumped, to: start), operation: .read, url: demuxer.url) }
-                }
-                if let recorder = control.read({ $0.recorder }) { recorder.take(packet) }
-                if packet.streamIndex == audioStream {
-                    audioPackets.put(QueuedPacket(packet: packet), serial: serial)
-                } else if packet.streamIndex == videoStream {
-                    if configuration.videoDecoding == .asynchronous {
-                        videoPackets.put(QueuedPacket(packet: packet), serial: serial)
-                    } else {
-                        try videoDecoder?.decode(packet) { frame in queueVideo(frame, serial: serial) }
-                    }
-                } else {
-                    subtitles?.take(packet)
-                }
-            } catch {
-                if control.read({ $0.aborted }) { return }
-                fail(error)
-                return
-            }
-        }
-    }
-
-    /// Packets read while checking where a seek landed, played before reading on.
-    private var landingPackets: [Packet] = []
-
-    /// Seeks to the video keyframe at or before `target` and returns the packets read to
-    /// find it. A demuxer without an index (MPEG-TS) can land after that keyframe, even
-    /// after the last one (then nothing could be decoded: `--start 1` of a 2 s TS showed
-    /// nothing); the seek is then made again from further back, 1 s, 2 s, 4 s, 8 s, and at
-    /// last from the input's start.
-    private func seekLandingAtOrBefore(_ target: Double) throws -> [Packet] {
-        // Reel's own RTP source is live: it has nowhere to land.
-        guard let file = demuxer as? Demuxer, let videoStream else {
-            try demuxer.seek(to: MediaTime(seconds: target))
-            return []
-        }
-        var backoff = 0.0
-        while true {
-            let from = target - backoff
-            guard from > startTime, backoff < 8 else {
-                try file.rewind()
-                return []
-            }
-            try demuxer.seek(to: MediaTime(seconds: from))
-            var held: [Packet] = []
-            var landedAfter = true
-            // The read ahead is bounded: a keyframe is looked for in the next 2,000 packets.
-            while held.count < 2_000, let packet = try demuxer.readPacket() {
-                held.append(packet)
-                guard packet.streamIndex == videoStream, packet.isKeyframe else { continue }
-                landedAfter = (packet.presentationTime?.seconds).map { $0 > target + 0.001 } ?? false
-                break
-            }
-            if !landedAfter || held.count >= 2_000 { return held }
-            backoff = backoff == 0 ? 1 : backoff * 2
-        }
-    }
-
-    private func endOfInput(serial: Int) throws {
-        if configuration.videoDecoding == .asynchronous {
-            videoPackets.put(QueuedPacket(packet: nil), serial: serial)
-        } else if videoStream != nil {
-            try videoDecoder?.drain { frame in queueVideo(frame, serial: serial) }
-            videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
-        }
-        if audioStream != nil { audioPackets.put(QueuedPacket(packet: nil), serial: serial) }
+    /// The engine read its input to the end on timeline `serial`.
+    func readerReachedEnd(serial: Int) {
         testHooks.readerReachingEnd()
         // A seek that came while the markers were queued started a new timeline, which
         // has not been read at all: only the end of the timeline read here is recorded.
@@ -368,42 +241,6 @@ final class PlaybackSession: @unchecked Sendable {
         videoFrames.put(item, serial: serial)
     }
 
-    // MARK: Decode threads
-
-    /// Decodes the packets of one stream as they come, flushing the decoder when a seek
-    /// starts a new timeline; at the end marker drains it and queues the end with `end`.
-    private func decodeLoop(_ packets: BlockingQueue<QueuedPacket>, _ decoder: Decoder?, takesSwitches: Bool = false,
-                            queue: (DecodedFrame, Int) -> Void, end: (Int) -> Void) {
-        guard var decoder else { return }
-        var decoderSerial = -1
-        while let (item, serial) = packets.take() {
-            if serial != decoderSerial {
-                // A track switch's new timeline brings the new stream's decoder (set
-                // before the reader can queue a packet of that timeline).
-                if takesSwitches, let switched = control.read({ control -> Decoder? in
-                    defer { control.pendingAudioDecoder = nil }
-                    return control.pendingAudioDecoder
-                }) {
-                    decoder = switched
-                } else if decoderSerial >= 0 {
-                    decoder.flush()
-                }
-                decoderSerial = serial
-            }
-            do {
-                if let packet = item.packet {
-                    try decoder.decode(packet) { frame in queue(frame, serial) }
-                } else {
-                    try decoder.drain { frame in queue(frame, serial) }
-                    end(serial)
-                }
-            } catch {
-                if !control.read({ $0.aborted }) { fail(error) }
-                return
-            }
-        }
-    }
-
     func fail(_ error: any Error) {
         emit(.error(PlayerError(error)))
         onEnd()
@@ -423,17 +260,12 @@ final class PlaybackSession: @unchecked Sendable {
         if ended { emit(.endOfStream) }
     }
 
-    /// Plays audio stream `index` from now on: its decoder is made here (an error if it
-    /// cannot be), and an exact seek to the position starts a timeline on which the reader
-    /// routes that stream's packets and the audio thread decodes them, as mpv's refresh
-    /// seek does. Nothing of the old track is played after the switch.
+    /// Plays audio stream `index` from now on: an exact seek to the position starts a
+    /// timeline on which the engine decodes that stream, as mpv's refresh seek does.
+    /// Nothing of the old track is played after the switch.
     func switchAudio(to index: Int, at position: Double) throws {
-        let decoder = try demuxer.makeDecoder(streamIndex: index, options: configuration.decoder, framePool: framePool)
-        requestSeek(to: position, mode: .exact) { control in
-            control.audioStreamIndex = index
-            control.pendingAudioDecoder = decoder
-        }
+        try engine.switchAudio(to: index, in: self, at: position)
     }
 
-    var framesAllocated: Int { videoDecoder?.framePool.allocatedCount ?? audioDecoder?.framePool.allocatedCount ?? 0 }
+    var framesAllocated: Int { engine.framesAllocated }
 }

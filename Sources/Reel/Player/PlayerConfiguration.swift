@@ -119,6 +119,10 @@ extension Player {
         /// (the opening's backlog).
         public var latencyWarmup = 0.0
 
+        /// Which engine decodes each input: by the documented rules (``EngineSelection``),
+        /// or always FFmpeg or GStreamer.
+        public var engine: EngineSelection = .automatic
+
         /// ffplay's defaults, with queues a little deeper.
         public init() {}
     }

@@ -35,10 +35,36 @@ public final class AudioConverter {
             if let source { _ = av_buffersrc_add_frame(source, nil) }
             return
         }
-        guard let avFrame = (frame.owner as? FrameBox)?.frame else { throw DecodeError(.other, detail: "audio frame not from a Reel decoder") }
         try configure(for: frame)
+        // A frame FFmpeg decoded is passed as it is; another engine's (GStreamer's) is
+        // copied into one of FFmpeg's.
+        var copy: UnsafeMutablePointer<AVFrame>?
+        defer { av_frame_free(&copy) }
+        if !(frame.owner is FrameBox) { copy = try Self.avFrame(copying: frame) }
+        guard let avFrame = copy ?? (frame.owner as? FrameBox)?.frame else { throw DecodeError(.other, detail: "out of memory") }
         let code = av_buffersrc_add_frame_flags(source, avFrame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         if code < 0 { throw DecodeError(.other, code: code, detail: "audio filter: \(ffmpegErrorText(code))") }
+    }
+
+    /// An FFmpeg frame holding a copy of `frame`'s samples.
+    private static func avFrame(copying frame: AudioFrame) throws -> UnsafeMutablePointer<AVFrame> {
+        guard var copy = av_frame_alloc() else { throw DecodeError(.other, detail: "out of memory") }
+        copy.pointee.format = av_get_sample_fmt(frame.sampleFormat.rawValue).rawValue
+        copy.pointee.nb_samples = Int32(frame.sampleCount)
+        copy.pointee.sample_rate = Int32(frame.sampleRate)
+        av_channel_layout_default(&copy.pointee.ch_layout, Int32(frame.channelCount))
+        let planes = frame.sampleFormat.isPlanar ? frame.channelCount : 1
+        let planeBytes = frame.sampleCount * frame.sampleFormat.bytesPerSample * (frame.sampleFormat.isPlanar ? 1 : frame.channelCount)
+        guard av_frame_get_buffer(copy, 0) >= 0, frame.planes.count >= planes else {
+            var failed: UnsafeMutablePointer<AVFrame>? = copy
+            av_frame_free(&failed)
+            throw DecodeError(.other, detail: "cannot copy sound of \(frame.channelCount) channels into FFmpeg's frame")
+        }
+        for plane in 0..<planes {
+            guard let destination = copy.pointee.extended_data[plane] else { continue }
+            destination.update(from: frame.planes[plane].assumingMemoryBound(to: UInt8.self), count: planeBytes)
+        }
+        return copy
     }
 
     /// Hands over every converted chunk available now: interleaved float samples.

@@ -13,10 +13,11 @@ extension PlaybackTests {
         }
 
         /// Plays `path` to the end in real time (or untimed) and returns the presented frames.
-        private func play(_ path: String, untimed: Bool = false, video: RecordingVideoOutput,
+        private func play(_ path: String, untimed: Bool = false, engine: PlaybackEngineKind = .ffmpeg, video: RecordingVideoOutput,
                           tap: FrameTap) async throws -> PlayerStatistics {
             var configuration = Player.Configuration()
             configuration.untimed = untimed
+            configuration.engine = engine == .ffmpeg ? .ffmpeg : .gstreamer
             let player = Player(configuration: configuration, frameTap: tap, videoOutput: { video },
                                 audioOutput: { HeadlessAudioOutput(untimed: untimed) })
             let events = EventLog(player)
@@ -27,7 +28,8 @@ extension PlaybackTests {
             return player.statistics
         }
 
-        @Test(.timeLimit(.minutes(1))) func theTapDeliversEveryPresentedFrameInOrder() async throws {
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+        func theTapDeliversEveryPresentedFrameInOrder(engine: PlaybackEngineKind) async throws {
             let tap = FrameTap.withLibswscaleFallback()
             let subscription = tap.subscribe(format: nil, bufferLimit: 1000)
             let collected = Task { () -> [(pts: Double, index: Int, md5: String, attachments: SampleAttachments)] in
@@ -39,7 +41,7 @@ extension PlaybackTests {
                 return samples
             }
             let video = RecordingVideoOutput()
-            let statistics = try await play(try Self.clip(), video: video, tap: tap)
+            let statistics = try await play(try Self.clip(), engine: engine, video: video, tap: tap)
             subscription.cancel()
             let samples = await collected.value
             let shown = video.shown
@@ -53,7 +55,8 @@ extension PlaybackTests {
             #expect(statistics.framesShown == shown.count)
         }
 
-        @Test(.timeLimit(.minutes(1))) func aBGRATapEqualsFFmpegsBitExactConversion() async throws {
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+        func aBGRATapEqualsFFmpegsBitExactConversion(engine: PlaybackEngineKind) async throws {
             let path = try Self.clip()
             let tap = FrameTap.withLibswscaleFallback()
             let subscription = tap.subscribe(format: .bgra, bufferLimit: 1000)
@@ -63,7 +66,7 @@ extension PlaybackTests {
                 for await sample in subscription.samples { hashes.append(md5.hash(sample.pixelBuffer.videoFrame())) }
                 return hashes
             }
-            _ = try await play(path, untimed: true, video: RecordingVideoOutput(), tap: tap)
+            _ = try await play(path, untimed: true, engine: engine, video: RecordingVideoOutput(), tap: tap)
             subscription.cancel()
             let hashes = await collected.value
             let reference = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0",
@@ -73,7 +76,7 @@ extension PlaybackTests {
                 String($0.split(separator: ",").last!.trimmingCharacters(in: .whitespaces))
             }
             #expect(expected.count == 75)
-            #expect(hashes == expected, "BGRA frames from the tap differ from ffmpeg's (\(hashes.count) vs \(expected.count))")
+            #expect(hashes == expected, "\(engine): BGRA frames from the tap differ from ffmpeg's (\(hashes.count) vs \(expected.count))")
         }
 
         @Test(.timeLimit(.minutes(1))) func aSlowSubscriberLosesFramesNotThePlayersTime() async throws {

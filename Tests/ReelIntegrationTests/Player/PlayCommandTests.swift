@@ -1,15 +1,17 @@
 import Foundation
+import Reel
 import Testing
 
 extension PlaybackTests {
     /// `reel play` from the command line, headless.
     @Suite struct PlayCommandTests {
-        @Test(.timeLimit(.minutes(1))) func headlessPlaybackWritesSnapshotsAndAReport() throws {
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+        func headlessPlaybackWritesSnapshotsAndAReport(engine: PlaybackEngineKind) throws {
             let clip = try Fixtures.seekable()
             let directory = try Paths.temporaryDirectory()
             let snapshot = directory.appendingPathComponent("at2.png").path
             let result = try reel("play", "--headless", "--stats", "--start", "1", "--duration", "2",
-                                  "--snapshot", "2:\(snapshot)", clip, timeout: 30)
+                                  "--snapshot", "2:\(snapshot)", "--engine", engine.rawValue, clip, timeout: 30)
             #expect(result.status == 0, "\(result.stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             let statistics = report?["statistics"] as? [String: Any]
@@ -30,14 +32,15 @@ extension PlaybackTests {
         /// `--audio-out` writes what the device would have played: after the silence of the
         /// pulls that came before the first sound, ffmpeg's own decode of the file, sample
         /// for sample; an unwritable path is one clear line and exit 1.
-        @Test(.timeLimit(.minutes(1))) func audioOutWritesTheSoundAsFFmpegDecodesIt() throws {
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+        func audioOutWritesTheSoundAsFFmpegDecodesIt(engine: PlaybackEngineKind) throws {
             let directory = try Paths.temporaryDirectory()
             let clip = directory.appendingPathComponent("tone.mp4").path
             _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=2",
                                              "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2", "-ac", "2",
                                              "-c:v", "libx264", "-c:a", "aac", "-shortest", clip])
             let wav = directory.appendingPathComponent("heard.wav").path
-            let played = try reel("play", "--headless", "--audio-out", wav, clip, timeout: 30)
+            let played = try reel("play", "--headless", "--audio-out", wav, "--engine", engine.rawValue, clip, timeout: 30)
             #expect(played.status == 0, "\(played.stderr)")
             let probe = try Processes.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels", "-of", "csv=p=0", wav])
             #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_f32le,48000,2")
@@ -48,8 +51,11 @@ extension PlaybackTests {
             let firstSound = try #require(heard.firstIndex { $0 != 0 })
             let aligned = firstSound - firstSound % 2
             #expect(aligned <= 48000 / 10 * 2, "\(aligned / 2) samples of silence before the sound")
-            #expect(heard.count >= aligned + expected.count, "\(heard.count - aligned) samples heard of \(expected.count)")
-            let difference = zip(heard[aligned...], expected).map { abs($0 - $1) }.max() ?? 1
+            // GStreamer's MP4 demuxer leaves out the last AAC frame (1,024 samples a channel),
+            // which lies past the stream's 2 s; everything before it must be the same.
+            let missing = engine == .gstreamer ? 2 * 1024 : 0
+            #expect(heard.count >= aligned + expected.count - missing, "\(heard.count - aligned) samples heard of \(expected.count)")
+            let difference = zip(heard[aligned...], expected.dropLast(missing)).map { abs($0 - $1) }.max() ?? 1
             #expect(difference == 0, "largest difference from ffmpeg's decode: \(difference)")
 
             let refused = try reel("play", "--headless", "--audio-out", "/nonexistent/dir/heard.wav", clip, timeout: 30)

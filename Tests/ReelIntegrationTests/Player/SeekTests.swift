@@ -17,11 +17,13 @@ extension PlaybackTests {
 
         /// Seeks 20 times to random targets and checks the frame shown after each against
         /// ffmpeg's decode of the time `landing(target)` says the seek should land on.
-        private func seekRandomly(mode: SeekMode, seed: UInt64, landing: (Double) -> Double) async throws {
+        private func seekRandomly(mode: SeekMode, seed: UInt64, engine: PlaybackEngineKind, landing: (Double) -> Double) async throws {
             let path = try Fixtures.seekable()
             let reference = try referenceFrames(path)
             let video = RecordingVideoOutput()
-            let player = Player(videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
+            var configuration = Player.Configuration()
+            configuration.engine = engine == .ffmpeg ? .ffmpeg : .gstreamer
+            let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
             let events = EventLog(player)
             try await player.open(path)
             // Seeks start once the opening frame is on screen (see the closing note of
@@ -34,7 +36,7 @@ extension PlaybackTests {
                 try await Task.sleep(for: .milliseconds(30))
                 let shown = try #require(video.shown.last)
                 let expected = expectedFrame(at: landing(target), in: reference)
-                #expect(shown.md5 == expected.md5, "\(mode) seek to \(target): showed pts \(shown.pts), expected \(expected.pts)")
+                #expect(shown.md5 == expected.md5, "\(engine): \(mode) seek to \(target): showed pts \(shown.pts), expected \(expected.pts)")
             }
             player.stop()
         }
@@ -98,14 +100,16 @@ extension PlaybackTests {
             #expect(video.shown.map(\.md5) == expected, "from \(start) s: shown \(video.shown.count) frames at \(video.shown.map(\.pts)), ffmpeg \(expected.count)")
         }
 
-        @Test(.timeLimit(.minutes(2))) func exactSeeksLandOnTheFrameFFmpegDecodesThere() async throws {
-            try await seekRandomly(mode: .exact, seed: 7) { $0 }
+        @Test(.timeLimit(.minutes(2)), arguments: PlaybackEngineKind.allCases)
+        func exactSeeksLandOnTheFrameFFmpegDecodesThere(engine: PlaybackEngineKind) async throws {
+            try await seekRandomly(mode: .exact, seed: 7, engine: engine) { $0 }
         }
 
-        @Test(.timeLimit(.minutes(2))) func keyframeSeeksLandOnTheKeyframeAtOrBefore() async throws {
+        @Test(.timeLimit(.minutes(2)), arguments: PlaybackEngineKind.allCases)
+        func keyframeSeeksLandOnTheKeyframeAtOrBefore(engine: PlaybackEngineKind) async throws {
             let keyframes = try keyframeTimes(try Fixtures.seekable())
             #expect(keyframes.count >= 8)
-            try await seekRandomly(mode: .keyframe, seed: 11) { target in keyframes.last { $0 <= target + 1e-6 } ?? 0 }
+            try await seekRandomly(mode: .keyframe, seed: 11, engine: engine) { target in keyframes.last { $0 <= target + 1e-6 } ?? 0 }
         }
     }
 }

@@ -1,0 +1,154 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+import ReelGStreamer
+
+/// The GStreamer engine: GStreamer's `uridecodebin3` (its plug-ins pick the demuxer and
+/// decoder, adaptive demuxers and hardware decoders included) decoding into appsinks, and
+/// a thread per stream that hands what they hold to the shell as Reel's frames.
+///
+/// Why not `playbin3`, GStreamer's own player: its sinks would show the pictures and play
+/// the sound on GStreamer's clock. Taking the decoded frames instead keeps the shell's
+/// display, clocks, A/V sync, tempo, tap, snapshots, 360° view and picture-in-picture the
+/// same whichever engine decodes. The appsinks do not sync to a clock; the shell's bounded
+/// frame queues hold the pipeline back, as the FFmpeg engine's decoders are held back.
+final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
+    let decoder: GStreamerDecoder
+    let info: MediaInfo
+    /// The timeline (serial) the pipeline's output belongs to, set when a seek has flushed
+    /// it. A seek is made while no stream thread is pulling (they pull as readers, the seek
+    /// writes), so a frame belongs to the timeline read before it was pulled, and no frame
+    /// of either timeline is taken for one of the other.
+    private var appliedSerial = 0
+    private let pulling = ReadWriteLock()
+    private let cancelled = LockedValue(false)
+
+    /// Stream indexes this engine gives its streams (GStreamer's collection has its own ids).
+    static let videoIndex = 0, audioIndex = 1
+
+    /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`.
+    init(url: String, video: Bool, audio: Bool, timeout: Double?) throws {
+        let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
+        var streams: GStreamerDecoder.Streams = []
+        if video { streams.insert(.video) }
+        if audio { streams.insert(.audio) }
+        decoder = try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600)
+        info = Self.describe(decoder, url: url)
+    }
+
+    /// The input as the shell needs it: its duration and the streams decoded.
+    private static func describe(_ decoder: GStreamerDecoder, url: String) -> MediaInfo {
+        var streams: [StreamDescription] = []
+        if let video = decoder.videoFormat {
+            var stream = StreamDescription(index: videoIndex, type: .video, codecName: "gstreamer", timeBase: Rational(1, 1_000_000_000))
+            stream.width = video.width
+            stream.height = video.height
+            stream.averageFrameRate = video.frameRate
+            stream.disposition = ["default": true]
+            streams.append(stream)
+        }
+        if let audio = decoder.audioFormat {
+            var stream = StreamDescription(index: audioIndex, type: .audio, codecName: "gstreamer", timeBase: Rational(1, 1_000_000_000))
+            stream.sampleRate = audio.sampleRate
+            stream.channels = audio.channels
+            stream.disposition = ["default": true]
+            streams.append(stream)
+        }
+        let format = FormatDescription(url: url, name: "gstreamer", longName: "GStreamer uridecodebin3", startTime: 0,
+                                       duration: decoder.duration, size: nil, bitRate: nil, streamCount: streams.count, tags: [:])
+        return MediaInfo(format: format, chapters: [], streams: streams)
+    }
+
+    var kind: PlaybackEngineKind { .gstreamer }
+    var framesAllocated: Int { 0 }
+
+    func bestStream(of type: MediaType) -> Int? {
+        info.streams.first { $0.type == type }?.index
+    }
+
+    func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {}
+
+    func cancel() { cancelled.withLock { $0 = true } }
+
+    func switchAudio(to index: Int, in session: PlaybackSession, at position: Double) throws {
+        throw DecodeError(.noSuchStream(.audio))
+    }
+
+    func start(_ session: PlaybackSession, spawn: (String, @escaping @Sendable () -> Void) -> Void) {
+        appliedSerial = session.control.read { $0.serial }
+        spawn("reel.gst.seek") { [self] in followSeeks(session) }
+        if session.videoStream != nil {
+            spawn("reel.gst.video") { [self] in
+                pullLoop(session, poll: { try self.decoder.pollVideoFrame(waiting: $0) }) { frame, serial in
+                    session.queueVideo(.video(frame), serial: serial)
+                } end: { serial in
+                    session.videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
+                }
+            }
+        }
+        if session.audioStream != nil {
+            spawn("reel.gst.audio") { [self] in
+                pullLoop(session, poll: { try self.decoder.pollAudioFrame(waiting: $0) }) { frame, serial in
+                    session.queueAudio(.audio(frame), serial: serial)
+                } end: { serial in
+                    session.audioFrames.put(QueuedAudioFrame(frame: nil), serial: serial)
+                }
+            }
+        }
+    }
+
+    private func isStopping(_ session: PlaybackSession) -> Bool {
+        cancelled.withLock { $0 } || session.control.read { $0.aborted }
+    }
+
+    /// Carries out the seeks the shell publishes: a flushing seek in the pipeline, then the
+    /// new timeline is the one frames are pulled for.
+    private func followSeeks(_ session: PlaybackSession) {
+        let control = session.control
+        while !isStopping(session) {
+            let request = control.lock.withLock { () -> (PlaybackControl.Seek, Int)? in
+                if control.pendingSeek == nil && !control.aborted { control.lock.wait(seconds: 0.05) }
+                defer { control.pendingSeek = nil }
+                return control.pendingSeek.map { ($0, control.serial) }
+            }
+            guard let (seek, serial) = request else { continue }
+            pulling.writing {
+                do {
+                    try decoder.seek(to: max(seek.target, 0), exact: seek.mode == .exact)
+                } catch {
+                    session.emit(.error(PlayerError(error)))
+                }
+                appliedSerial = serial
+            }
+        }
+    }
+
+    /// Pulls one stream's frames in short waits and queues each on the timeline it was
+    /// pulled for; at the stream's end queues the end, then waits for a seek.
+    private func pullLoop<Frame>(_ session: PlaybackSession, poll: (Double) throws -> GStreamerDecoder.Polled<Frame>,
+                                 queue: (Frame, Int) -> Void, end: (Int) -> Void) {
+        var endedSerial: Int?
+        while !isStopping(session) {
+            do {
+                // Short waits: a seek waits for them to end.
+                let (serial, polled) = try pulling.reading { () throws -> (Int, GStreamerDecoder.Polled<Frame>?) in
+                    (appliedSerial, endedSerial == appliedSerial ? nil : try poll(0.02))
+                }
+                switch polled {
+                case nil:
+                    Thread.sleep(forTimeInterval: 0.01)
+                case .frame(let frame):
+                    queue(frame, serial)
+                case .end:
+                    end(serial)
+                    endedSerial = serial
+                case .nothingYet:
+                    continue
+                }
+            } catch {
+                if !isStopping(session) { session.fail(error) }
+                return
+            }
+        }
+    }
+}

@@ -78,10 +78,10 @@ public final class GStreamerDecoder: @unchecked Sendable {
             if let linkFailure = lock.withLock({ linkFailure }) { throw GStreamerError(linkFailure) }
             let linked = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
             if let present, linked.isSuperset(of: present.intersection(wanted)) {
-                if present.isDisjoint(with: wanted) { throw GStreamerError(wanted == .audio ? "no audio stream" : wanted == .video ? "no video stream" : "no audio or video stream") }
+                if present.isDisjoint(with: wanted) { throw GStreamerError(wanted == .audio ? "no audio stream" : wanted == .video ? "no video stream" : "no audio or video stream", kind: .noStreams) }
                 break
             }
-            guard Date() < deadline else { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s") }
+            guard Date() < deadline else { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut) }
             // Every message, told apart by its exact type: a mask of extended types (the
             // stream collection is one) lets others through.
             guard let message = gst_bus_timed_pop(bus, 20_000_000) else { continue }
@@ -96,7 +96,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
         var state = GST_STATE_NULL, pending = GST_STATE_NULL
         let result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(max(deadline.timeIntervalSinceNow, 0) * 1e9))
         if result == GST_STATE_CHANGE_FAILURE { try failure("cannot open") }
-        if result == GST_STATE_CHANGE_ASYNC { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s") }
+        if result == GST_STATE_CHANGE_ASYNC { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut) }
         decodes = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try failure("cannot play") }
     }
@@ -134,7 +134,26 @@ public final class GStreamerDecoder: @unchecked Sendable {
             if let error { g_error_free(error) }
             g_free(debug)
         }
-        throw GStreamerError(error.map { String(cString: $0.pointee.message) } ?? "error", debug: debug.map { String(cString: $0) })
+        var kind = GStreamerError.Kind.other
+        if let error {
+            let domain = error.pointee.domain, code = error.pointee.code
+            if domain == gst_resource_error_quark() {
+                switch code {
+                case Int32(GST_RESOURCE_ERROR_NOT_FOUND.rawValue): kind = .notFound
+                case Int32(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue): kind = .notAuthorized
+                case Int32(GST_RESOURCE_ERROR_OPEN_READ.rawValue), Int32(GST_RESOURCE_ERROR_READ.rawValue): kind = .cannotRead
+                default: break
+                }
+            } else if domain == gst_stream_error_quark() || domain == gst_core_error_quark() {
+                switch code {
+                case Int32(GST_STREAM_ERROR_TYPE_NOT_FOUND.rawValue), Int32(GST_STREAM_ERROR_WRONG_TYPE.rawValue),
+                     Int32(GST_STREAM_ERROR_DEMUX.rawValue), Int32(GST_STREAM_ERROR_FAILED.rawValue): kind = .notMedia
+                case Int32(GST_STREAM_ERROR_CODEC_NOT_FOUND.rawValue), Int32(GST_CORE_ERROR_MISSING_PLUGIN.rawValue): kind = .missingPlugin
+                default: break
+                }
+            }
+        }
+        throw GStreamerError(error.map { String(cString: $0.pointee.message) } ?? "error", debug: debug.map { String(cString: $0) }, kind: kind)
     }
 
     /// A decoded pad appeared (streaming thread): the first video and audio pads asked for

@@ -114,6 +114,38 @@ extension PlaybackTests {
             #expect(result.stderr == "reel: cannot open '/nonexistent/clip.mp4': no such file or directory\n")
         }
 
+        /// Each engine fails on the same bad inputs with the same line (up to its library's
+        /// own words in brackets) and exit status: a missing file, noise, an empty file,
+        /// nothing listening, a server that never answers.
+        @Test(.timeLimit(.minutes(1))) func badInputFailsAlikeThroughEitherEngine() throws {
+            let directory = try Paths.temporaryDirectory()
+            let noise = directory.appendingPathComponent("noise.mp4")
+            try Data((0..<65536).map { _ in UInt8.random(in: 0...255) }).write(to: noise)
+            let empty = directory.appendingPathComponent("empty.mp4")
+            try Data().write(to: empty)
+            let silent = try SilentServer()
+            defer { silent.stop() }
+            let refused = try SilentServer()
+            refused.stop()
+            let cases: [(input: String, line: String)] = [
+                ("/nonexistent/clip.mp4", "no such file or directory"),
+                (noise.path, "not a media file Reel can read, or the data is damaged"),
+                (empty.path, "the input is empty"),
+                ("http://127.0.0.1:\(refused.port)/clip.mp4", "connection refused (nothing is listening there)"),
+                ("http://127.0.0.1:\(silent.port)/clip.mp4", "no answer within 2 s"),
+            ]
+            for (input, line) in cases {
+                for engine in PlaybackEngineKind.allCases {
+                    let started = Date()
+                    let result = try reel("play", "--headless", "--timeout", "2", "--engine", engine.rawValue, input, timeout: 20)
+                    let lines = result.stderr.split(separator: "\n")
+                    #expect(result.status == 1 && lines.count == 1 && lines[0].hasPrefix("reel: cannot open '\(input)': \(line)"),
+                            "\(engine) on \(input): exit \(result.status), \(result.stderr)")
+                    #expect(Date().timeIntervalSince(started) < 6, "\(engine) on \(input) took \(Date().timeIntervalSince(started)) s")
+                }
+            }
+        }
+
         @Test func optionsAreValidated() throws {
             let result = try reel("play", "--headless", "--rate", "3", "x.mp4")
             #expect(result.status != 0)

@@ -32,8 +32,39 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
-        decoder = try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600)
+        do {
+            decoder = try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600)
+        } catch {
+            throw Self.inputError(error, url: url, timeout: timeout)
+        }
         info = Self.describe(decoder, url: url)
+    }
+
+    /// GStreamer's failure to open `url` in the words the FFmpeg engine uses for the same
+    /// failure (one line, the same reasons), with GStreamer's message where it says more.
+    static func inputError(_ error: GStreamerError, url: String, timeout: Double?) -> InputError {
+        let isNetwork = url.contains("://") && !url.lowercased().hasPrefix("file:")
+        let isHTTP = url.lowercased().hasPrefix("http")
+        func failed(_ reason: InputError.Reason, _ detail: String? = nil) -> InputError {
+            InputError(reason, operation: .open, url: url, detail: detail)
+        }
+        if !isNetwork {
+            let path = url.hasPrefix("/") || !url.contains("://") ? url : (URL(string: url)?.path ?? url)
+            if !FileManager.default.fileExists(atPath: path) { return failed(.notFound) }
+            if !FileManager.default.isReadableFile(atPath: path) { return failed(.permissionDenied) }
+            if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 { return failed(.emptyInput) }
+        }
+        switch error.kind {
+        case .timedOut: return failed(.timedOut(seconds: timeout ?? 0))
+        case .notAuthorized: return failed(isHTTP ? .httpStatus(401) : .permissionDenied)
+        case .notFound: return failed(isHTTP ? .httpStatus(404) : .notFound)
+        case .noStreams: return failed(.noStreams)
+        case .notMedia, .cannotRead:
+            if isNetwork, ConnectionCheck.isRefused(url) { return failed(.connectionRefused) }
+            return failed(error.kind == .notMedia ? .invalidData : .other, error.message)
+        case .missingPlugin, .other:
+            return failed(.other, error.description)
+        }
     }
 
     /// The input as the shell needs it: its duration and the streams decoded.

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Whether anything listens at a network URL's address: asked when an engine failed to
+/// open a URL without saying why (GStreamer's HTTP source reports a refused connection
+/// only as a stopped data flow).
+enum ConnectionCheck {
+    /// True when a TCP connection to `url`'s host and port (the scheme's default port when
+    /// none is given) is refused; false when it connects, times out or cannot be tried.
+    static func isRefused(_ url: String, timeout: Double = 1) -> Bool {
+        guard let components = URLComponents(string: url), let host = components.host,
+              let port = components.port ?? defaultPorts[components.scheme?.lowercased() ?? ""] else { return false }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let address = found else { return false }
+        defer { freeaddrinfo(found) }
+        let socket = Glibc.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        if connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return false }
+        if errno == ECONNREFUSED { return true }
+        guard errno == EINPROGRESS else { return false }
+        var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+        guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return false }
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(socket, SOL_SOCKET, SO_ERROR, &failure, &length)
+        return failure == ECONNREFUSED
+    }
+
+    private static let defaultPorts = ["http": 80, "https": 443, "rtsp": 554, "rtmp": 1935]
+}

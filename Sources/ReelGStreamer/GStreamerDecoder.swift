@@ -74,6 +74,9 @@ public final class GStreamerDecoder: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         if gst_element_set_state(pipeline, GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE { try failure("cannot open") }
         var present: Streams?
+        // What the plug-in registry lacked for this input ("video/x-unknown decoder"): the
+        // error that follows says only that data stopped flowing.
+        var missing: [String] = []
         while true {
             if let linkFailure = lock.withLock({ linkFailure }) { throw GStreamerError(linkFailure) }
             let linked = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
@@ -87,8 +90,17 @@ public final class GStreamerDecoder: @unchecked Sendable {
             guard let message = gst_bus_timed_pop(bus, 20_000_000) else { continue }
             let type = reel_gst_message_type(message)
             if type == GST_MESSAGE_ERROR {
+                if !missing.isEmpty {
+                    gst_message_unref(message)
+                    throw GStreamerError("no GStreamer plug-in for \(missing.joined(separator: ", "))", kind: .missingPlugin)
+                }
                 gst_bus_post(bus, message)   // back on the bus, for checkBus to read and throw
                 try failure("cannot open")
+            }
+            if type == GST_MESSAGE_ELEMENT, let structure = gst_message_get_structure(message),
+               gst_structure_has_name(structure, "missing-plugin") != 0, let name = gst_structure_get_string(structure, "name") {
+                let description = String(cString: name)
+                if !missing.contains(description) { missing.append(description) }
             }
             if type == GST_MESSAGE_STREAM_COLLECTION { present = Self.streams(in: message) }
             gst_message_unref(message)

@@ -98,7 +98,7 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Decoding threads; 0 chooses one per core.")
     var threads: Int = 0
 
-    @Option(help: ArgumentHelp("The engine that decodes: auto (by Reel's rules: an SDP to Reel's RTP receiver, the rest to FFmpeg), ffmpeg, or gstreamer.",
+    @Option(help: ArgumentHelp("The engine that decodes: auto (Reel's rules: an HLS master playlist with several variants or a DASH manifest to GStreamer, the rest to FFmpeg; either hands what it cannot open to the other), ffmpeg, or gstreamer.",
                                valueName: "auto|ffmpeg|gstreamer"))
     var engine: String = "auto"
 
@@ -332,6 +332,8 @@ struct PlayCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("reel: \(names[index]): \(error)\n".utf8))
             case .reconnecting(let attempt, let reason):
                 FileHandle.standardError.write(Data("reel: \(reason); reconnecting (attempt \(attempt))\n".utf8))
+            case .engineFallback(let from, let to, let reason):
+                FileHandle.standardError.write(Data("reel: \(from.rawValue) cannot play it (\(reason)); trying \(to.rawValue)\n".utf8))
             case .recordingFailed(let error):
                 FileHandle.standardError.write(Data("reel: --record: \(error); recording stopped, playback goes on\n".utf8))
             case .reconnected(let attempts, let seconds):

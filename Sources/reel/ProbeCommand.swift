@@ -29,6 +29,7 @@ struct ProbeCommand: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(info), as: UTF8.self))
         } else {
             print(info.tableDescription)
+            print("Engine (--engine auto): \(EngineSelection.automatic.decision(for: input, timeout: demuxOptions.timeout))")
         }
     }
 }

@@ -60,7 +60,8 @@ final class PlaybackSession: @unchecked Sendable {
         self.emit = emit
         self.onEnd = onEnd
         self.onCommand = onCommand
-        let engine = try PlaybackEngines.open(url, configuration: configuration, video: videoOutput != nil, audio: audioOutput != nil, interrupt: interrupt)
+        let engine = try PlaybackEngines.open(url, configuration: configuration, video: videoOutput != nil, audio: audioOutput != nil,
+                                              interrupt: interrupt, emit: emit)
         self.engine = engine
         info = engine.info
         isLive = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url, duration: info.format.duration, size: info.format.size, format: info.format.name))
@@ -218,6 +219,12 @@ final class PlaybackSession: @unchecked Sendable {
 
     func queueVideo(_ frame: DecodedFrame, serial: Int) {
         guard case .video(var video) = frame else { return }
+        do {
+            try testHooks.videoFrameDecoded(engine.kind, video.presentationTime?.seconds ?? 0)
+        } catch {
+            fail(error)
+            return
+        }
         if let toneMapper {
             do {
                 video = try toneMapper.map(video)
@@ -241,10 +248,20 @@ final class PlaybackSession: @unchecked Sendable {
         videoFrames.put(item, serial: serial)
     }
 
+    /// Ends the playback with `error`; only the first failure of a session counts (a
+    /// stream thread that goes on meeting the same fault says it once).
     func fail(_ error: any Error) {
+        let first = hasFailed.withLock { failed in
+            defer { failed = true }
+            return !failed
+        }
+        guard first else { return }
         emit(.error(PlayerError(error)))
         onEnd()
     }
+
+    /// Whether the playback failed (``fail(_:)``): the engine's threads stop.
+    let hasFailed = LockedValue(false)
 
     /// Called when a stream of timeline `serial` reached its end; the playback ends when
     /// all have. A call for an older timeline (a seek came meanwhile) changes nothing.

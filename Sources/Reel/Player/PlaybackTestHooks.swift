@@ -8,4 +8,7 @@ struct PlaybackTestHooks: Sendable {
     /// On the seeking thread, once a seek is visible to the read thread (it may act on it
     /// from here on) and before the seek call returns.
     var seekPublished: @Sendable () -> Void = {}
+    /// On the engine's thread, for each decoded picture (the engine, its time) before it is
+    /// queued: a throw is a decoding failure of that engine.
+    var videoFrameDecoded: @Sendable (PlaybackEngineKind, Double) throws -> Void = { _, _ in }
 }

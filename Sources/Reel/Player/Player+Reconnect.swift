@@ -88,7 +88,7 @@ extension InputError {
     /// or the protocol is not built in (a retry storm would change nothing).
     var isWorthRetrying: Bool {
         switch reason {
-        case .permissionDenied, .unsupportedProtocol, .httpStatus(401), .httpStatus(403): false
+        case .permissionDenied, .unsupportedProtocol, .unsupportedFormat, .httpStatus(401), .httpStatus(403): false
         default: true
         }
     }

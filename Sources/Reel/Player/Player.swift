@@ -92,6 +92,7 @@ public final class Player: @unchecked Sendable {
         guard let session = lock.withLock({ session }) else { return lock.withLock { finalStatistics } }
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0
+        statistics.engine = session.engine.kind
         statistics.videoPacketsQueued = session.videoPackets.count
         statistics.audioPacketsQueued = session.audioPackets.count
         statistics.videoFramesQueued = session.videoFrames.count
@@ -179,7 +180,9 @@ public final class Player: @unchecked Sendable {
     /// Opens and starts `url`'s session (blocking): paused on its first frame, shown by
     /// `videoOutput` when one is kept from the input before, else by a new output.
     func makeSession(url: String, startingAt start: Double?, audioTrack: Int?, videoOutput: VideoOutput?,
-                     interrupt: InterruptController, generation: Int) throws -> PlaybackSession {
+                     interrupt: InterruptController, generation: Int, engine: PlaybackEngineKind? = nil) throws -> PlaybackSession {
+        var configuration = configuration
+        if let engine { configuration.engine = .only(engine) }
         let session = try PlaybackSession(url: url, configuration: configuration, videoOutput: videoOutput ?? makeVideoOutput(),
                                           audioOutput: makeAudioOutput(), frameTap: frameTap, openedAt: monotonicSeconds(),
                                           emit: { [weak self] event in self?.handle(event, generation: generation) },
@@ -431,6 +434,8 @@ public final class Player: @unchecked Sendable {
             reconnect(after: "the live input ended", generation: expected)
         case .error(let error) where reconnects(generation: expected):
             reconnect(after: error.description, generation: expected)
+        case .error(let error) where fallsBackMidStream(error, generation: expected):
+            fallBack(after: error, generation: expected)
         case .endOfStream where playsList:
             queuedItemEnded(generation: expected)
         case .error(let error) where playsList:

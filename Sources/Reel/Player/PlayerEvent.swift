@@ -28,6 +28,10 @@ public enum PlayerEvent: Sendable {
     case reconnecting(attempt: Int, reason: String)
     /// The live input plays again, after `attempts` attempts, `seconds` after it was lost.
     case reconnected(attempts: Int, seconds: Double)
+    /// The engine that decodes the input was chosen (``Player/Configuration/engine``), and why.
+    case engineChosen(EngineDecision)
+    /// The engine chosen could not play the input (`reason`), so it was handed to the other.
+    case engineFallback(from: PlaybackEngineKind, to: PlaybackEngineKind, reason: String)
     /// A recording could not be written (a full disk): it stopped, playback goes on.
     case recordingFailed(PlayerError)
     /// Playback failed; the player is in the failed state.
@@ -86,6 +90,8 @@ public struct PlayerError: Error, Sendable, CustomStringConvertible {
 
 /// Counters of a playback, for `--stats` and tests.
 public struct PlayerStatistics: Sendable, Codable {
+    /// The engine decoding the input (``Player/Configuration/engine``).
+    public var engine: PlaybackEngineKind?
     /// Seconds from the start of the input.
     public var position: Double = 0
     /// Video frames presented.

@@ -18,6 +18,8 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case truncated
         /// The container holds no stream Reel can play.
         case noStreams
+        /// No installed demuxer or decoder reads it (an engine lacks the plug-in).
+        case unsupportedFormat
         /// Nothing listens at that address.
         case connectionRefused
         /// The input did not answer within the timeout, in seconds.
@@ -89,6 +91,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidData: "not a media file Reel can read, or the data is damaged"
         case .truncated: "the input is truncated"
         case .noStreams: "no audio or video streams"
+        case .unsupportedFormat: "no installed demuxer or decoder reads it"
         case .connectionRefused: "connection refused (nothing is listening there)"
         case .timedOut(let seconds): "no answer within \(MediaTime.formatSeconds(seconds).replacingTrailingZeros()) s"
         case .cancelled: "cancelled"

@@ -1,35 +1,78 @@
 import Foundation
 import ReelCore
 import ReelFFmpeg
+import ReelGStreamer
 
 /// How a player picks the engine for an input, as SGPlayer's decoder selection picks one
 /// per resource.
 public enum EngineSelection: Sendable {
-    /// By Reel's rules: an SDP goes to Reel's RTP receiver (the FFmpeg engine's source);
-    /// everything else to FFmpeg.
+    /// By Reel's rules (``EnginePolicy``): adaptive manifests with several variants to
+    /// GStreamer, the rest (an SDP through Reel's RTP receiver) to FFmpeg. An engine that
+    /// cannot open the input hands it to the other.
     case automatic
-    /// FFmpeg's libavformat and libavcodec.
+    /// FFmpeg's libavformat and libavcodec, and nothing else.
     case ffmpeg
-    /// GStreamer's decodebin.
+    /// GStreamer's decodebin, and nothing else.
     case gstreamer
-    /// The caller's rule, given the input's URL or path.
+    /// The caller's rule, given the input's URL or path; the other engine is the fallback.
     case custom(@Sendable (String) -> PlaybackEngineKind)
 
-    /// The engine for `url`.
-    public func engine(for url: String) -> PlaybackEngineKind {
+    /// The engine for `url` and why; Reel's rules read a manifest's first bytes (within
+    /// `timeout` seconds) when the choice depends on them.
+    public func decision(for url: String, timeout: Double? = 15) -> EngineDecision {
         switch self {
-        case .automatic, .ffmpeg: .ffmpeg
-        case .gstreamer: .gstreamer
-        case .custom(let rule): rule(url)
+        case .ffmpeg: return EngineDecision(.ffmpeg, because: "asked for")
+        case .gstreamer: return EngineDecision(.gstreamer, because: "asked for")
+        case .custom(let rule): return EngineDecision(rule(url), because: "the application's rule")
+        case .automatic:
+            let head = EnginePolicy.needsHead(url) ? try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout) : nil
+            return EnginePolicy.decide(url, head: head)
+        }
+    }
+
+    /// The selection of `engine` alone.
+    public static func only(_ engine: PlaybackEngineKind) -> EngineSelection {
+        engine == .ffmpeg ? .ffmpeg : .gstreamer
+    }
+
+    /// Whether an engine that cannot open an input hands it to the other (not when one
+    /// was asked for).
+    var fallsBack: Bool {
+        switch self {
+        case .automatic, .custom: true
+        case .ffmpeg, .gstreamer: false
         }
     }
 }
 
 enum PlaybackEngines {
-    /// Opens `url` in the engine the configuration picks, for the streams wanted.
+    /// Opens `url` in the engine the configuration picks, for the streams wanted; when it
+    /// cannot be opened there for want of a demuxer, decoder or plug-in (or damaged data),
+    /// in the other engine, as the selection allows. Says what it chose through `emit`.
     static func open(_ url: String, configuration: Player.Configuration, video: Bool, audio: Bool,
+                     interrupt: InterruptController?, emit: @Sendable (PlayerEvent) -> Void) throws -> any PlaybackEngine {
+        let decision = configuration.engine.decision(for: url, timeout: configuration.input.timeout)
+        emit(.engineChosen(decision))
+        do {
+            return try open(url, in: decision.engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt)
+        } catch {
+            guard configuration.engine.fallsBack, canFallBack(after: error) else { throw error }
+            let other: PlaybackEngineKind = decision.engine == .ffmpeg ? .gstreamer : .ffmpeg
+            // An SDP is Reel's own receiver's; GStreamer has nothing to add.
+            if other == .gstreamer && url.lowercased().hasSuffix(".sdp") { throw error }
+            emit(.engineFallback(from: decision.engine, to: other, reason: "\(error)"))
+            do {
+                return try open(url, in: other, configuration: configuration, video: video, audio: audio, interrupt: interrupt)
+            } catch {
+                // Both failed: the first engine's words are the ones to act on.
+            }
+            throw error
+        }
+    }
+
+    static func open(_ url: String, in engine: PlaybackEngineKind, configuration: Player.Configuration, video: Bool, audio: Bool,
                      interrupt: InterruptController?) throws -> any PlaybackEngine {
-        switch configuration.engine.engine(for: url) {
+        switch engine {
         case .gstreamer:
             return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout)
         case .ffmpeg:
@@ -38,6 +81,17 @@ enum PlaybackEngines {
                                                   interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
                                                   liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target)
             return FFmpegEngine(source: source)
+        }
+    }
+
+    /// Whether the other engine may open what this one could not: not when the input is
+    /// missing, refused, silent or forbidden, which no engine changes.
+    static func canFallBack(after error: any Error) -> Bool {
+        if error is DecodeError { return true }
+        guard let input = error as? InputError else { return true }
+        switch input.reason {
+        case .invalidData, .noStreams, .unsupportedFormat, .unsupportedProtocol, .truncated, .other: return true
+        default: return false
         }
     }
 }

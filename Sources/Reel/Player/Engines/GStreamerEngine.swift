@@ -62,7 +62,8 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         case .notMedia, .cannotRead:
             if isNetwork, ConnectionCheck.isRefused(url) { return failed(.connectionRefused) }
             return failed(error.kind == .notMedia ? .invalidData : .other, error.message)
-        case .missingPlugin, .other:
+        case .missingPlugin: return failed(.unsupportedFormat, error.message)
+        case .other:
             return failed(.other, error.description)
         }
     }
@@ -129,7 +130,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     }
 
     private func isStopping(_ session: PlaybackSession) -> Bool {
-        cancelled.withLock { $0 } || session.control.read { $0.aborted }
+        cancelled.withLock { $0 } || session.control.read { $0.aborted } || session.hasFailed.withLock { $0 }
     }
 
     /// Carries out the seeks the shell publishes: a flushing seek in the pipeline, then the

@@ -31,12 +31,3 @@ protocol PlaybackEngine: AnyObject, Sendable {
     /// Decoded frames held by the engine's pool, for the statistics.
     var framesAllocated: Int { get }
 }
-
-/// The engines Reel has.
-public enum PlaybackEngineKind: String, Sendable, CaseIterable, Codable {
-    /// FFmpeg's libavformat and libavcodec, read and decoded on Reel's own threads (or Reel's
-    /// RTP receiver for an SDP).
-    case ffmpeg
-    /// GStreamer's `uridecodebin3`, whose plug-ins choose the demuxer and decoder.
-    case gstreamer
-}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The engines a player decodes with.
+public enum PlaybackEngineKind: String, Sendable, CaseIterable, Codable {
+    /// FFmpeg's libavformat and libavcodec, read and decoded on Reel's own threads (or Reel's
+    /// RTP receiver for an SDP).
+    case ffmpeg
+    /// GStreamer's `uridecodebin3`, whose plug-ins choose the demuxer and decoder (adaptive
+    /// demuxers and hardware decoders included).
+    case gstreamer
+}
+
+/// Which engine Reel's rules pick for a resource, and why.
+public struct EngineDecision: Sendable, Equatable, CustomStringConvertible {
+    /// The engine.
+    public var engine: PlaybackEngineKind
+    /// Why, in a sentence a user reads (`reel probe` prints it).
+    public var reason: String
+
+    /// A decision.
+    public init(_ engine: PlaybackEngineKind, because reason: String) {
+        self.engine = engine
+        self.reason = reason
+    }
+
+    public var description: String { "\(engine.rawValue): \(reason)" }
+}
+
+/// Reel's rules for choosing an engine per resource, as SGPlayer's decoder selection picks
+/// one (KSPlayer: the platform's player first, FFmpeg on failure):
+///
+/// 1. an SDP file goes to the FFmpeg engine, whose source for it is Reel's own RTP receiver;
+/// 2. an adaptive manifest with several variants, an HLS master playlist listing two or
+///    more streams or any DASH MPD, goes to GStreamer, whose `hlsdemux2` and `dashdemux2`
+///    switch variants as the bandwidth changes (FFmpeg's demuxers pick one and keep it);
+/// 3. everything else goes to FFmpeg.
+///
+/// Pure: the caller reads the resource's first bytes when ``needsHead(_:)`` says the rule
+/// depends on them.
+public enum EnginePolicy {
+    /// How much of a manifest is read to decide.
+    public static let headLimit = 256 * 1024
+
+    /// Whether the decision for `url` depends on its first bytes (a playlist or manifest).
+    public static func needsHead(_ url: String) -> Bool {
+        let path = pathOf(url).lowercased()
+        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") || path.hasSuffix(".mpd")
+    }
+
+    /// The engine for `url`, given its first bytes when they were read.
+    public static func decide(_ url: String, head: Data? = nil) -> EngineDecision {
+        let path = pathOf(url).lowercased()
+        if path.hasSuffix(".sdp") {
+            return EngineDecision(.ffmpeg, because: "an SDP: Reel's own RTP receiver, the FFmpeg engine's source for raw RTP")
+        }
+        if let head, let text = String(data: head.prefix(headLimit), encoding: .utf8) ?? String(data: head.prefix(headLimit), encoding: .isoLatin1) {
+            if isDASH(text) {
+                return EngineDecision(.gstreamer, because: "a DASH manifest: GStreamer's dashdemux2 switches representations with the bandwidth")
+            }
+            let variants = hlsVariantCount(text)
+            if variants >= 2 {
+                return EngineDecision(.gstreamer, because: "an HLS master playlist with \(variants) variants: GStreamer's hlsdemux2 switches between them with the bandwidth")
+            }
+            if text.hasPrefix("#EXTM3U") || text.hasPrefix("\u{FEFF}#EXTM3U") {
+                return EngineDecision(.ffmpeg, because: variants == 1 ? "an HLS master playlist with one variant: nothing to adapt, FFmpeg plays it"
+                                                                       : "an HLS media playlist: nothing to adapt, FFmpeg plays it")
+            }
+        }
+        return EngineDecision(.ffmpeg, because: "the default engine: FFmpeg reads the container and decodes on Reel's threads")
+    }
+
+    /// The variant streams an HLS master playlist lists (`#EXT-X-STREAM-INF`; I-frame-only
+    /// streams are not variants one plays).
+    static func hlsVariantCount(_ text: String) -> Int {
+        guard text.hasPrefix("#EXTM3U") || text.hasPrefix("\u{FEFF}#EXTM3U") else { return 0 }
+        return text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.count
+    }
+
+    /// Whether `text` is an MPEG-DASH manifest (an `MPD` root element).
+    static func isDASH(_ text: String) -> Bool {
+        text.range(of: "<MPD[\\s>]", options: .regularExpression) != nil
+    }
+
+    /// The path part of a URL (without query or fragment), or the text itself for a path.
+    private static func pathOf(_ url: String) -> String {
+        guard url.contains("://"), let components = URLComponents(string: url) else { return url }
+        return components.path
+    }
+}

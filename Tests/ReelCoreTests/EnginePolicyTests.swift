@@ -1,0 +1,55 @@
+import Foundation
+import ReelCore
+import Testing
+
+/// Reel's rules for which engine plays a resource.
+struct EnginePolicyTests {
+    private let master = """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=426x240
+        low/index.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=1200000,RESOLUTION=854x480
+        mid/index.m3u8
+        #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,URI="low/iframes.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=3000000,RESOLUTION=1280x720
+        high/index.m3u8
+        """
+
+    @Test func anHLSMasterPlaylistWithSeveralVariantsGoesToGStreamer() {
+        let decision = EnginePolicy.decide("http://example.com/live/master.m3u8?token=1", head: Data(master.utf8))
+        #expect(decision.engine == .gstreamer)
+        #expect(decision.reason.contains("3 variants"), "I-frame streams are not variants: \(decision.reason)")
+    }
+
+    @Test func aMediaPlaylistOrASingleVariantStaysWithFFmpeg() {
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
+        #expect(EnginePolicy.decide("a.m3u8", head: Data(media.utf8)).engine == .ffmpeg)
+        let single = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000\nlow.m3u8\n"
+        let decision = EnginePolicy.decide("a.m3u8", head: Data(single.utf8))
+        #expect(decision.engine == .ffmpeg && decision.reason.contains("one variant"))
+        // Not a playlist at all, whatever its name says.
+        #expect(EnginePolicy.decide("a.m3u8", head: Data("<html>".utf8)).engine == .ffmpeg)
+    }
+
+    @Test func aDASHManifestGoesToGStreamer() {
+        let mpd = #"<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static"><Period/></MPD>"#
+        #expect(EnginePolicy.decide("https://cdn/x/stream.mpd", head: Data(mpd.utf8)).engine == .gstreamer)
+        #expect(EnginePolicy.decide("x.mpd", head: Data("<MPDX/>".utf8)).engine == .ffmpeg)
+    }
+
+    @Test func anSDPAndEverythingElseGoToFFmpeg() {
+        #expect(EnginePolicy.decide("/tmp/camera.sdp").engine == .ffmpeg)
+        #expect(EnginePolicy.decide("/tmp/camera.sdp").reason.contains("RTP receiver"))
+        #expect(EnginePolicy.decide("clip.mp4").engine == .ffmpeg)
+        #expect(EnginePolicy.decide("rtmp://127.0.0.1/live/x").engine == .ffmpeg)
+    }
+
+    @Test func onlyManifestsAreReadBeforeDeciding() {
+        #expect(EnginePolicy.needsHead("http://h/a/master.m3u8?x=1"))
+        #expect(EnginePolicy.needsHead("/tmp/list.M3U8"))
+        #expect(EnginePolicy.needsHead("https://h/s.mpd"))
+        #expect(!EnginePolicy.needsHead("clip.mp4"))
+        #expect(!EnginePolicy.needsHead("http://h/video.mp4?name=a.m3u8"))
+    }
+}

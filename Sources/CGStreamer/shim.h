@@ -34,6 +34,18 @@ static inline gulong reel_gst_connect_pad_added(GstElement *element, reel_gst_pa
     return g_signal_connect_data(element, "pad-added", G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
 }
 
+/// `deep-element-added` of a bin: `callback(bin, sub_bin, element, data)` for every element
+/// added anywhere inside it, on whichever thread adds it.
+typedef void (*reel_gst_deep_element_added_callback)(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data);
+static inline gulong reel_gst_connect_deep_element_added(GstElement *bin, reel_gst_deep_element_added_callback callback, gpointer data) {
+    return g_signal_connect_data(bin, "deep-element-added", G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
+}
+
+/// The registry's video decoders (software and hardware; a factory's klass says which).
+static inline GList *reel_gst_video_decoders(void) {
+    return gst_element_factory_list_get_elements(GST_ELEMENT_FACTORY_TYPE_DECODER | GST_ELEMENT_FACTORY_TYPE_MEDIA_VIDEO, GST_RANK_NONE);
+}
+
 static inline gint reel_gst_video_info_width(const GstVideoInfo *info) { return GST_VIDEO_INFO_WIDTH(info); }
 static inline gint reel_gst_video_info_height(const GstVideoInfo *info) { return GST_VIDEO_INFO_HEIGHT(info); }
 static inline gsize reel_gst_video_info_plane_offset(const GstVideoInfo *info, guint plane) { return GST_VIDEO_INFO_PLANE_OFFSET(info, plane); }

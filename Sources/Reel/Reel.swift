@@ -2,4 +2,5 @@
 // decoders, with the async facades built on them.
 @_exported import ReelCore
 @_exported import ReelFFmpeg
+@_exported import ReelGStreamer
 @_exported import ReelText

@@ -35,4 +35,23 @@ public enum GStreamer {
         gst_object_unref(UnsafeMutableRawPointer(factory))
         return true
     }
+
+    /// The video decoders in GStreamer's registry that decode on hardware (VA-API's
+    /// `vah264dec`, NVDEC's `nvh264dec`, V4L2's…), by factory name; empty on a machine with
+    /// none. `uridecodebin3` ranks them above software decoders when they are there.
+    public static func hardwareVideoDecoders() -> [String] {
+        _ = initialised
+        guard let list = reel_gst_video_decoders() else { return [] }
+        defer { gst_plugin_feature_list_free(list) }
+        var names: [String] = []
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            node = current.pointee.next
+            guard let factory = current.pointee.data, let klass = gst_element_factory_get_metadata(OpaquePointer(factory), "klass"),
+                  String(cString: klass).contains("Hardware"), let name = gst_object_get_name(reel_gst_object(factory)) else { continue }
+            names.append(String(cString: name))
+            g_free(name)
+        }
+        return names.sorted()
+    }
 }

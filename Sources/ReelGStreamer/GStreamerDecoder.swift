@@ -57,6 +57,10 @@ public final class GStreamerDecoder: @unchecked Sendable {
             guard let pad, let context else { return }
             Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().link(pad)
         }, Unmanaged.passUnretained(self).toOpaque())
+        reel_gst_connect_deep_element_added(pipeline, { _, _, element, context in
+            guard let element, let context else { return }
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element)
+        }, Unmanaged.passUnretained(self).toOpaque())
         try start(timeout: timeout)
     }
 
@@ -235,6 +239,22 @@ public final class GStreamerDecoder: @unchecked Sendable {
         guard let name = gst_object_get_name(reel_gst_object(element)) else { return "?" }
         defer { g_free(name) }
         return String(cString: name)
+    }
+
+    /// The element decoding the video, as decodebin chose it from the registry by rank: its
+    /// factory name (`avdec_h264`, `vah264dec`) and whether it decodes on hardware.
+    public var videoDecoder: (name: String, isHardware: Bool)? { lock.withLock { chosenVideoDecoder } }
+    private var chosenVideoDecoder: (name: String, isHardware: Bool)?
+
+    /// An element was added somewhere in the pipeline (a streaming thread): the first video
+    /// decoder is remembered.
+    private func noteDecoder(_ element: UnsafeMutablePointer<GstElement>) {
+        guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
+        let kinds = String(cString: klass)
+        guard kinds.contains("Decoder"), kinds.contains("Video"), let name = gst_object_get_name(reel_gst_object(UnsafeMutableRawPointer(factory))) else { return }
+        defer { g_free(name) }
+        let decoder = (String(cString: name), kinds.contains("Hardware"))
+        lock.withLock { if chosenVideoDecoder == nil { chosenVideoDecoder = decoder } }
     }
 
     /// The input's duration in seconds, when GStreamer knows it.

@@ -30,6 +30,8 @@ struct ProbeCommand: AsyncParsableCommand {
         } else {
             print(info.tableDescription)
             print("Engine (--engine auto): \(EngineSelection.automatic.decision(for: input, timeout: demuxOptions.timeout))")
+            let hardware = GStreamer.hardwareVideoDecoders()
+            print("GStreamer's hardware video decoders: \(hardware.isEmpty ? "none (no VA-API, NVDEC or V4L2 plug-in here; it decodes in software)" : hardware.joined(separator: ", "))")
         }
     }
 }

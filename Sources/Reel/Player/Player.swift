@@ -93,6 +93,7 @@ public final class Player: @unchecked Sendable {
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0
         statistics.engine = session.engine.kind
+        statistics.videoDecoder = session.engine.videoDecoder.map { $0.isHardware ? "\($0.name) (hardware)" : $0.name }
         statistics.videoPacketsQueued = session.videoPackets.count
         statistics.audioPacketsQueued = session.audioPackets.count
         statistics.videoFramesQueued = session.videoFrames.count

@@ -92,6 +92,9 @@ public struct PlayerError: Error, Sendable, CustomStringConvertible {
 public struct PlayerStatistics: Sendable, Codable {
     /// The engine decoding the input (``Player/Configuration/engine``).
     public var engine: PlaybackEngineKind?
+    /// What decodes the video: FFmpeg's decoder (`h264`) or GStreamer's element
+    /// (`avdec_h264`), with ` (hardware)` when it decodes on hardware.
+    public var videoDecoder: String?
     /// Seconds from the start of the input.
     public var position: Double = 0
     /// Video frames presented.

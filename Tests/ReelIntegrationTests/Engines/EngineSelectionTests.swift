@@ -121,5 +121,30 @@ extension PlaybackTests {
             let errors = failures.all.compactMap { if case .error(let error) = $0 { error.description } else { nil } }
             #expect(fallbacks(failures).count == 1 && errors.count == 1 && errors.first?.contains("gstreamer fails") == true, "\(errors)")
         }
+
+        /// GStreamer's hardware decoders are listed as its registry has them (gst-inspect-1.0
+        /// says which of VA-API's and NVDEC's H.264 decoders exist), and the engine decodes
+        /// with one where there is one, in software where there is none (this machine), and
+        /// says which in its statistics and in `reel probe`.
+        @Test(.timeLimit(.minutes(1))) func hardwareDecodersAreUsedWhereGStreamerHasThemAndReportedAbsentWhereNot() async throws {
+            let hardware = GStreamer.hardwareVideoDecoders()
+            for name in ["vah264dec", "nvh264dec", "v4l2h264dec"] {
+                let present = try Processes.run("gst-inspect-1.0", [name]).status == 0
+                #expect(hardware.contains(name) == present, "\(name): gst-inspect-1.0 says \(present), Reel's list \(hardware)")
+            }
+            let player = makePlayer(.gstreamer, video: RecordingVideoOutput())
+            try await player.open(try Fixtures.seekable())
+            let decoder = try #require(player.statistics.videoDecoder)
+            player.stop()
+            if hardware.isEmpty {
+                #expect(decoder == "avdec_h264")
+            } else {
+                #expect(decoder.hasSuffix("(hardware)"), "\(decoder), with \(hardware) in the registry")
+            }
+            let probe = try reel("probe", try Fixtures.seekable(), timeout: 20)
+            let line = probe.stdout.split(separator: "\n").first { $0.hasPrefix("GStreamer's hardware video decoders: ") }
+            #expect(line.map { hardware.isEmpty ? $0.contains("none") : $0.contains(hardware[0]) } == true, "\(probe.stdout)")
+            print("GStreamer's hardware video decoders: \(hardware.isEmpty ? "none" : hardware.joined(separator: ", ")); the engine decoded H.264 with \(decoder)")
+        }
     }
 }

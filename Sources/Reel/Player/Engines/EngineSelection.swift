@@ -56,7 +56,7 @@ enum PlaybackEngines {
         do {
             return try open(url, in: decision.engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt)
         } catch {
-            guard configuration.engine.fallsBack, canFallBack(after: error) else { throw error }
+            guard configuration.engine.fallsBack, canFallBack(after: error, url: url) else { throw error }
             let other: PlaybackEngineKind = decision.engine == .ffmpeg ? .gstreamer : .ffmpeg
             // An SDP is Reel's own receiver's; GStreamer has nothing to add.
             if other == .gstreamer && url.lowercased().hasSuffix(".sdp") { throw error }
@@ -84,13 +84,22 @@ enum PlaybackEngines {
         }
     }
 
-    /// Whether the other engine may open what this one could not: not when the input is
-    /// missing, refused, silent or forbidden, which no engine changes.
-    static func canFallBack(after error: any Error) -> Bool {
-        if error is DecodeError { return true }
-        guard let input = error as? InputError else { return true }
+    /// Whether the other engine may open what this one could not: when this one lacks a
+    /// demuxer, decoder, plug-in or protocol for it, or could not make sense of a file's
+    /// bytes. Not when the input is missing, refused, silent, forbidden or cut short, which
+    /// no engine changes, nor for what a live server sends (garbage from a server is the
+    /// server's fault, and the live input reconnects).
+    static func canFallBack(after error: any Error, url: String) -> Bool {
+        if let decoding = error as? DecodeError {
+            switch decoding.reason {
+            case .decoderNotFound, .openFailed: return true
+            default: return false
+            }
+        }
+        guard let input = error as? InputError else { return false }
         switch input.reason {
-        case .invalidData, .noStreams, .unsupportedFormat, .unsupportedProtocol, .truncated, .other: return true
+        case .unsupportedFormat, .unsupportedProtocol: return true
+        case .invalidData, .noStreams: return !LiveInputs.isLive(url: url)
         default: return false
         }
     }

@@ -9,8 +9,8 @@ import ReelFFmpeg
 /// (a frame-threaded video decoder holds one packet per thread before its first frame).
 final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
     let source: any PlaybackSource
-    private var videoDecoder: Decoder?
-    private var audioDecoder: Decoder?
+    private var videoCodec: Decoder?
+    private var audioCodec: Decoder?
     private var framePool: FramePool?
     /// Packets read while checking where a seek landed, played before reading on.
     private var landingPackets: [Packet] = []
@@ -24,10 +24,11 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
     func bestStream(of type: MediaType) -> Int? { source.bestStream(of: type) }
     func cancel() { source.cancel() }
     var framesAllocated: Int { framePool?.allocatedCount ?? 0 }
+    var videoDecoder: (name: String, isHardware: Bool)? { videoCodec.map { ($0.codecName, $0.isHardwareAccelerated) } }
 
     func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {
-        videoDecoder = try videoStream.map { try source.makeDecoder(streamIndex: $0, options: options, framePool: framePool) }
-        audioDecoder = try audioStream.map { try source.makeDecoder(streamIndex: $0, options: options, framePool: framePool) }
+        videoCodec = try videoStream.map { try source.makeDecoder(streamIndex: $0, options: options, framePool: framePool) }
+        audioCodec = try audioStream.map { try source.makeDecoder(streamIndex: $0, options: options, framePool: framePool) }
         self.framePool = framePool
     }
 
@@ -35,14 +36,14 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
         spawn("reel.read") { [self] in readLoop(session) }
         if session.videoStream != nil, session.configuration.videoDecoding == .asynchronous {
             spawn("reel.video.decode") { [self] in
-                decodeLoop(session, session.videoPackets, videoDecoder, queue: session.queueVideo) {
+                decodeLoop(session, session.videoPackets, videoCodec, queue: session.queueVideo) {
                     session.videoFrames.put(QueuedVideoFrame(frame: nil), serial: $0)
                 }
             }
         }
         if session.audioStream != nil {
             spawn("reel.audio.decode") { [self] in
-                decodeLoop(session, session.audioPackets, audioDecoder, takesSwitches: true, queue: session.queueAudio) {
+                decodeLoop(session, session.audioPackets, audioCodec, takesSwitches: true, queue: session.queueAudio) {
                     session.audioFrames.put(QueuedAudioFrame(frame: nil), serial: $0)
                 }
             }
@@ -80,7 +81,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
                 } catch {
                     session.emit(.error(PlayerError(error as? InputError ?? InputError(.other, operation: .seek, url: source.url))))
                 }
-                if configuration.videoDecoding == .synchronous { videoDecoder?.flush() }
+                if configuration.videoDecoding == .synchronous { videoCodec?.flush() }
                 session.subtitles?.flushDecoders()
                 continue
             }
@@ -116,7 +117,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
                     if configuration.videoDecoding == .asynchronous {
                         session.videoPackets.put(QueuedPacket(packet: packet), serial: serial)
                     } else {
-                        try videoDecoder?.decode(packet) { frame in session.queueVideo(frame, serial: serial) }
+                        try videoCodec?.decode(packet) { frame in session.queueVideo(frame, serial: serial) }
                     }
                 } else {
                     session.subtitles?.take(packet)
@@ -166,7 +167,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
         if session.configuration.videoDecoding == .asynchronous {
             session.videoPackets.put(QueuedPacket(packet: nil), serial: serial)
         } else if session.videoStream != nil {
-            try videoDecoder?.drain { frame in session.queueVideo(frame, serial: serial) }
+            try videoCodec?.drain { frame in session.queueVideo(frame, serial: serial) }
             session.videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
         }
         if session.audioStream != nil { session.audioPackets.put(QueuedPacket(packet: nil), serial: serial) }

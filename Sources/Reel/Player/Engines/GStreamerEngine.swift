@@ -93,6 +93,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     var kind: PlaybackEngineKind { .gstreamer }
     var framesAllocated: Int { 0 }
+    var videoDecoder: (name: String, isHardware: Bool)? { decoder.videoDecoder }
 
     func bestStream(of type: MediaType) -> Int? {
         info.streams.first { $0.type == type }?.index

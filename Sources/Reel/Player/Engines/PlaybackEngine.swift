@@ -30,4 +30,6 @@ protocol PlaybackEngine: AnyObject, Sendable {
     func switchAudio(to index: Int, in session: PlaybackSession, at position: Double) throws
     /// Decoded frames held by the engine's pool, for the statistics.
     var framesAllocated: Int { get }
+    /// What decodes the video: the decoder's name, and whether it runs on hardware.
+    var videoDecoder: (name: String, isHardware: Bool)? { get }
 }

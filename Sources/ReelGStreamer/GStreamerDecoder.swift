@@ -184,11 +184,11 @@ public final class GStreamerDecoder: @unchecked Sendable {
         var isVideo = false
         lock.lock()
         if kind.hasPrefix("video/"), wanted.contains(.video), videoSink == nil {
-            branch = ["queue", "videoconvert", "capsfilter", "appsink"]
+            branch = ["videoconvert", "capsfilter", "appsink"]
             output = "video/x-raw,format=I420"
             isVideo = true
         } else if kind.hasPrefix("audio/"), wanted.contains(.audio), audioSink == nil {
-            branch = ["queue", "audioconvert", "audioresample", "capsfilter", "appsink"]
+            branch = ["audioconvert", "audioresample", "capsfilter", "appsink"]
             output = "audio/x-raw,format=F32LE,layout=interleaved"
         } else {
             branch = ["fakesink"]

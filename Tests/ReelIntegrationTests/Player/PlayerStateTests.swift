@@ -4,16 +4,18 @@ import Testing
 
 extension PlaybackTests {
     @Suite struct PlayerStateTests {
-        private func headlessPlayer(untimed: Bool = false) -> (Player, RecordingVideoOutput) {
+        private func headlessPlayer(untimed: Bool = false, engine: PlaybackEngineKind = .ffmpeg) -> (Player, RecordingVideoOutput) {
             var configuration = Player.Configuration()
             configuration.untimed = untimed
+            configuration.engine = .only(engine)
             let video = RecordingVideoOutput()
             let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput(untimed: untimed) })
             return (player, video)
         }
 
-        @Test(.timeLimit(.minutes(1))) func goesThroughEveryStateOfANormalPlayback() async throws {
-            let (player, video) = headlessPlayer()
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+        func goesThroughEveryStateOfANormalPlayback(engine: PlaybackEngineKind) async throws {
+            let (player, video) = headlessPlayer(engine: engine)
             let events = EventLog(player)
             #expect(player.state == .idle)
             try await player.open(Fixtures.named("h264-baseline-aac.mp4").path)
@@ -42,8 +44,9 @@ extension PlaybackTests {
             #expect(latency.map { $0 < 1 } == true)
         }
 
-        @Test(.timeLimit(.minutes(1))) func thePositionStandsStillUntilPlayIsPressed() async throws {
-            let (player, _) = headlessPlayer()
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+        func thePositionStandsStillUntilPlayIsPressed(engine: PlaybackEngineKind) async throws {
+            let (player, _) = headlessPlayer(engine: engine)
             let events = EventLog(player)
             try await player.open(Fixtures.named("h264-baseline-aac.mp4").path, startingAt: 0.5)
             #expect(await events.wait { if case .firstFrame = $0 { true } else { false } })
@@ -69,8 +72,9 @@ extension PlaybackTests {
             player.stop()
         }
 
-        @Test(.timeLimit(.minutes(1))) func playingAgainAfterTheEndStartsOver() async throws {
-            let (player, _) = headlessPlayer(untimed: true)
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+        func playingAgainAfterTheEndStartsOver(engine: PlaybackEngineKind) async throws {
+            let (player, _) = headlessPlayer(untimed: true, engine: engine)
             let events = EventLog(player)
             try await player.open(Fixtures.named("h264-baseline-aac.mp4").path)
             player.play()
@@ -135,8 +139,9 @@ extension PlaybackTests {
             player.stop()
         }
 
-        @Test(.timeLimit(.minutes(1))) func doubleSpeedPlaysTwiceAsFast() async throws {
-            let (player, _) = headlessPlayer()
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+        func doubleSpeedPlaysTwiceAsFast(engine: PlaybackEngineKind) async throws {
+            let (player, _) = headlessPlayer(engine: engine)
             let events = EventLog(player)
             try await player.open(Fixtures.named("h264-750x814.mp4").path)
             player.rate = 2

@@ -1,4 +1,5 @@
 import Foundation
+import Reel
 import Testing
 
 extension PlaybackTests {
@@ -159,7 +160,8 @@ extension PlaybackTests {
             return value == "inf" ? .infinity : Double(value) ?? 0
         }
 
-        @Test(.timeLimit(.minutes(2))) func theWindowShowsTheFrameAtTheStartTime() throws {
+        @Test(.timeLimit(.minutes(2)), arguments: PlaybackEngineKind.allCases)
+        func theWindowShowsTheFrameAtTheStartTime(engine: PlaybackEngineKind) throws {
             let display = try VirtualDisplay()
             defer { display.stop() }
             let clip = try Fixtures.seekable()
@@ -172,7 +174,7 @@ extension PlaybackTests {
             try #require(made.status == 0, "\(made.stderr)")
 
             let log = directory.appendingPathComponent("player.log").path
-            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "3.2", clip], environment: ["DISPLAY": display.name],
+            let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--start", "3.2", "--engine", engine.rawValue, clip], environment: ["DISPLAY": display.name],
                                                errorPath: log)
             defer { player.stop() }
             let window = try #require(try display.window(titled: "Reel"),
@@ -183,7 +185,7 @@ extension PlaybackTests {
             try display.screenshot(to: shot)
             let quality = try Self.psnr(shot, crop: (window.x, window.y, 320, 240), against: reference)
             #expect(quality >= 35, "screenshot PSNR \(quality) dB")
-            print("window screenshot against ffmpeg's frame at 3.2 s: PSNR \(String(format: "%.1f", quality)) dB")
+            print("\(engine): window screenshot against ffmpeg's frame at 3.2 s: PSNR \(String(format: "%.1f", quality)) dB")
 
             // The bar at the bottom shows progress in red, about a third along (3.2 of 10 s).
             let bar = directory.appendingPathComponent("bar.png").path

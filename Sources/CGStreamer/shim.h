@@ -34,6 +34,8 @@ static inline gulong reel_gst_connect_pad_added(GstElement *element, reel_gst_pa
     return g_signal_connect_data(element, "pad-added", G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
 }
 
+static inline guint reel_g_object_get_uint(gpointer object, const char *name) { guint value = 0; g_object_get(object, name, &value, NULL); return value; }
+
 /// `deep-element-added` of a bin: `callback(bin, sub_bin, element, data)` for every element
 /// added anywhere inside it, on whichever thread adds it.
 typedef void (*reel_gst_deep_element_added_callback)(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data);

@@ -40,10 +40,15 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// Buffers an appsink holds before it holds the pipeline back.
     static let sinkCapacity: guint = 4
 
+    /// The highest variant bit rate an adaptive stream may switch to (bits/s), if capped.
+    private let maximumBitrate: Int?
+
     /// Opens `uri` and waits up to `timeout` seconds for its first pictures and sound
-    /// (GStreamer's preroll); throws GStreamer's error when it cannot.
-    public init(uri: String, streams: Streams, timeout: Double = 15) throws(GStreamerError) {
+    /// (GStreamer's preroll); throws GStreamer's error when it cannot. An adaptive stream's
+    /// variants are kept at or below `maximumBitrate` bits/s when it is given.
+    public init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil) throws(GStreamerError) {
         _ = GStreamer.initialised
+        self.maximumBitrate = maximumBitrate
         guard let pipeline = gst_pipeline_new("reel"), let bus = gst_element_get_bus(pipeline) else { throw GStreamerError("cannot make a pipeline") }
         self.pipeline = pipeline
         self.bus = bus
@@ -246,11 +251,25 @@ public final class GStreamerDecoder: @unchecked Sendable {
     public var videoDecoder: (name: String, isHardware: Bool)? { lock.withLock { chosenVideoDecoder } }
     private var chosenVideoDecoder: (name: String, isHardware: Bool)?
 
+    /// The adaptive demuxer (`hlsdemux2`, `dashdemux2`) when the input is an adaptive stream.
+    private var adaptiveDemuxer: UnsafeMutablePointer<GstElement>?
+
+    /// The download bandwidth the adaptive demuxer measures (bits/s), for an adaptive stream.
+    public var adaptiveBandwidth: Int? {
+        guard let demuxer = lock.withLock({ adaptiveDemuxer }) else { return nil }
+        return Int(reel_g_object_get_uint(UnsafeMutableRawPointer(demuxer), "current-bandwidth"))
+    }
+
     /// An element was added somewhere in the pipeline (a streaming thread): the first video
-    /// decoder is remembered.
+    /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap.
     private func noteDecoder(_ element: UnsafeMutablePointer<GstElement>) {
         guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
         let kinds = String(cString: klass)
+        if kinds.contains("Demuxer/Adaptive") {
+            if let maximumBitrate { reel_g_object_set_uint(UnsafeMutableRawPointer(element), "max-bitrate", guint(clamping: maximumBitrate)) }
+            lock.withLock { adaptiveDemuxer = element }
+            return
+        }
         guard kinds.contains("Decoder"), kinds.contains("Video"), let name = gst_object_get_name(reel_gst_object(UnsafeMutableRawPointer(factory))) else { return }
         defer { g_free(name) }
         let decoder = (String(cString: name), kinds.contains("Hardware"))

@@ -95,6 +95,9 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "The master clock: audio, video or external.")
     var clock: String = "audio"
 
+    @Option(help: ArgumentHelp("The tallest variant of an adaptive stream (an HLS master playlist) to switch to, in rows.", valueName: "rows"))
+    var maxHeight: Int?
+
     @Option(help: "Decoding threads; 0 chooses one per core.")
     var threads: Int = 0
 
@@ -146,6 +149,7 @@ struct PlayCommand: AsyncParsableCommand {
         if plays == .times(0) { throw ValidationError("--loop-playlist 0 would play nothing; 1 plays the list once") }
         guard (0.5...2).contains(rate) else { throw ValidationError("--rate must be between 0.5 and 2") }
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        if let maxHeight, maxHeight < 1 { throw ValidationError("--max-height takes a number of rows (got \(maxHeight))") }
         guard ClockMaster(rawValue: clock) != nil else { throw ValidationError("--clock must be audio, video or external") }
         guard engine == "auto" || PlaybackEngineKind(rawValue: engine) != nil else { throw ValidationError("--engine takes auto, ffmpeg or gstreamer (got \(engine))") }
         for request in tap where TapOption(parsing: request) == nil {
@@ -196,6 +200,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.untimed = untimed
         configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio
         configuration.decoder = DecoderOptions(threadCount: threads)
+        configuration.maximumVariantHeight = maxHeight
         configuration.engine = PlaybackEngineKind(rawValue: engine).map { $0 == .ffmpeg ? .ffmpeg : .gstreamer } ?? .automatic
         configuration.rotation = RotateOption.parse(rotate) ?? .automatic()
         configuration.tapsOrientedFrames = tapRotate
@@ -332,6 +337,8 @@ struct PlayCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("reel: \(names[index]): \(error)\n".utf8))
             case .reconnecting(let attempt, let reason):
                 FileHandle.standardError.write(Data("reel: \(reason); reconnecting (attempt \(attempt))\n".utf8))
+            case .variantChanged(let width, let height, let bandwidth) where stats:
+                FileHandle.standardError.write(Data("reel: variant \(width)x\(height) (bandwidth \((bandwidth ?? 0) / 1000) kbit/s)\n".utf8))
             case .engineFallback(let from, let to, let reason):
                 FileHandle.standardError.write(Data("reel: \(from.rawValue) cannot play it (\(reason)); trying \(to.rawValue)\n".utf8))
             case .recordingFailed(let error):

@@ -52,4 +52,16 @@ struct EnginePolicyTests {
         #expect(!EnginePolicy.needsHead("clip.mp4"))
         #expect(!EnginePolicy.needsHead("http://h/video.mp4?name=a.m3u8"))
     }
+
+    @Test func aHeightCapBecomesTheBitRateOfTheLargestVariantThatFits() {
+        let variants = EnginePolicy.hlsVariants(master)
+        #expect(variants.map(\.bandwidth) == [400_000, 1_200_000, 3_000_000])
+        #expect(variants.map(\.height) == [240, 480, 720])
+        #expect(EnginePolicy.bitrateCap(forHeight: 480, variants: variants) == 1_200_000)
+        #expect(EnginePolicy.bitrateCap(forHeight: 1080, variants: variants) == 3_000_000)
+        #expect(EnginePolicy.bitrateCap(forHeight: 144, variants: variants) == 400_000, "none fits: the lowest")
+        #expect(EnginePolicy.bitrateCap(forHeight: 480, variants: [(800_000, nil)]) == nil)
+        let quoted = "#EXTM3U\n#EXT-X-STREAM-INF:AVERAGE-BANDWIDTH=900,CODECS=\"avc1.64001f,mp4a.40.2\",BANDWIDTH=1000,RESOLUTION=640x360\nv.m3u8\n"
+        #expect(EnginePolicy.hlsVariants(quoted).map(\.bandwidth) == [1000] && EnginePolicy.hlsVariants(quoted).map(\.height) == [360])
+    }
 }

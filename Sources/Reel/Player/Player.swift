@@ -93,6 +93,10 @@ public final class Player: @unchecked Sendable {
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0
         statistics.engine = session.engine.kind
+        if let adaptive = session.engine as? GStreamerEngine, let bandwidth = adaptive.decoder.adaptiveBandwidth {
+            statistics.adaptiveBandwidth = bandwidth
+            statistics.variant = adaptive.currentVariant
+        }
         statistics.videoDecoder = session.engine.videoDecoder.map { $0.isHardware ? "\($0.name) (hardware)" : $0.name }
         statistics.videoPacketsQueued = session.videoPackets.count
         statistics.audioPacketsQueued = session.audioPackets.count

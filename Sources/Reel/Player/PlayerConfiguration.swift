@@ -123,6 +123,10 @@ extension Player {
         /// or always FFmpeg or GStreamer.
         public var engine: EngineSelection = .automatic
 
+        /// The tallest variant an adaptive stream (an HLS master playlist) may switch to,
+        /// rows (mpv's `--hls-bitrate` by size); nil for no cap.
+        public var maximumVariantHeight: Int?
+
         /// ffplay's defaults, with queues a little deeper.
         public init() {}
     }

@@ -32,6 +32,9 @@ public enum PlayerEvent: Sendable {
     case engineChosen(EngineDecision)
     /// The engine chosen could not play the input (`reason`), so it was handed to the other.
     case engineFallback(from: PlaybackEngineKind, to: PlaybackEngineKind, reason: String)
+    /// An adaptive stream's pictures now come from another variant: its size, and the
+    /// download bandwidth the demuxer measured (bits/s) when it switched.
+    case variantChanged(width: Int, height: Int, bandwidth: Int?)
     /// A recording could not be written (a full disk): it stopped, playback goes on.
     case recordingFailed(PlayerError)
     /// Playback failed; the player is in the failed state.
@@ -95,6 +98,11 @@ public struct PlayerStatistics: Sendable, Codable {
     /// What decodes the video: FFmpeg's decoder (`h264`) or GStreamer's element
     /// (`avdec_h264`), with ` (hardware)` when it decodes on hardware.
     public var videoDecoder: String?
+    /// An adaptive stream's variant being shown (`1280x720`) and the download bandwidth its
+    /// demuxer measures (bits/s); nil for other inputs.
+    public var variant: String?
+    /// The adaptive demuxer's measured download bandwidth, bits/s.
+    public var adaptiveBandwidth: Int?
     /// Seconds from the start of the input.
     public var position: Double = 0
     /// Video frames presented.

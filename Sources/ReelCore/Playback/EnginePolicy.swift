@@ -72,8 +72,49 @@ public enum EnginePolicy {
     /// The variant streams an HLS master playlist lists (`#EXT-X-STREAM-INF`; I-frame-only
     /// streams are not variants one plays).
     static func hlsVariantCount(_ text: String) -> Int {
-        guard text.hasPrefix("#EXTM3U") || text.hasPrefix("\u{FEFF}#EXTM3U") else { return 0 }
-        return text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.count
+        hlsVariants(text).count
+    }
+
+    /// An HLS master playlist's variants: each one's `BANDWIDTH` (bits/s) and, when given,
+    /// the picture height of its `RESOLUTION`.
+    public static func hlsVariants(_ text: String) -> [(bandwidth: Int, height: Int?)] {
+        guard text.hasPrefix("#EXTM3U") || text.hasPrefix("\u{FEFF}#EXTM3U") else { return [] }
+        return text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.map { line in
+            let attributes = attributeList(line.dropFirst("#EXT-X-STREAM-INF:".count))
+            let bandwidth = attributes["BANDWIDTH"].flatMap { Int($0) } ?? 0
+            let height = attributes["RESOLUTION"].flatMap { $0.split(separator: "x").last }.flatMap { Int($0) }
+            return (bandwidth, height)
+        }
+    }
+
+    /// An HLS attribute list (`NAME=value,NAME="quoted, value"`) as a dictionary.
+    static func attributeList(_ text: Substring) -> [String: Substring] {
+        var attributes: [String: Substring] = [:]
+        var rest = text
+        while let equals = rest.firstIndex(of: "=") {
+            let name = String(rest[..<equals]).trimmingCharacters(in: .whitespaces)
+            var value = rest[rest.index(after: equals)...]
+            if value.first == "\"" {
+                value = value.dropFirst()
+                let end = value.firstIndex(of: "\"") ?? value.endIndex
+                attributes[name] = value[..<end]
+                rest = value[end...].drop { $0 != "," }.dropFirst()
+            } else {
+                let end = value.firstIndex(of: ",") ?? value.endIndex
+                attributes[name] = value[..<end]
+                rest = value[end...].dropFirst()
+            }
+        }
+        return attributes
+    }
+
+    /// The highest bit rate an adaptive stream may use so that its pictures are at most
+    /// `maximumHeight` rows: the largest `BANDWIDTH` of the variants that fit (the lowest
+    /// variant's when none fits); nil when the playlist says nothing of sizes.
+    public static func bitrateCap(forHeight maximumHeight: Int, variants: [(bandwidth: Int, height: Int?)]) -> Int? {
+        let sized = variants.compactMap { variant in variant.height.map { (variant.bandwidth, $0) } }
+        guard !sized.isEmpty else { return nil }
+        return sized.filter { $0.1 <= maximumHeight }.map(\.0).max() ?? sized.map(\.0).min()
     }
 
     /// Whether `text` is an MPEG-DASH manifest (an `MPD` root element).

@@ -9,13 +9,13 @@ import Testing
 
 /// A video output for tests: records each presented frame's time and MD5.
 final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {
-    struct Shown { var pts: Double; var md5: String; var deviceTime: Double }
+    struct Shown { var pts: Double; var md5: String; var deviceTime: Double; var height = 0 }
     private let log = LockedValue<[Shown]>([])
     private var md5 = FrameMD5()
 
     func present(_ frame: VideoFrame) {
         let hash = md5.hash(frame)
-        let shown = Shown(pts: frame.presentationTime?.seconds ?? .nan, md5: hash, deviceTime: monotonicSeconds())
+        let shown = Shown(pts: frame.presentationTime?.seconds ?? .nan, md5: hash, deviceTime: monotonicSeconds(), height: frame.height)
         log.withLock { $0.append(shown) }
     }
     func idle(status: PlaybackStatus) -> [UserCommand] { [] }

@@ -74,7 +74,8 @@ enum PlaybackEngines {
                      interrupt: InterruptController?) throws -> any PlaybackEngine {
         switch engine {
         case .gstreamer:
-            return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout)
+            return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout,
+                                       maximumHeight: configuration.maximumVariantHeight)
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
             let source = try PlaybackSources.open(url, options: liveByProtocol ? configuration.input.forLiveInput() : configuration.input,

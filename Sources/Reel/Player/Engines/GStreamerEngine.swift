@@ -26,14 +26,26 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Stream indexes this engine gives its streams (GStreamer's collection has its own ids).
     static let videoIndex = 0, audioIndex = 1
 
-    /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`.
-    init(url: String, video: Bool, audio: Bool, timeout: Double?) throws {
+    /// The size of the pictures last queued (an adaptive stream's variant), video thread.
+    private var lastSize: (width: Int, height: Int)?
+    private let variant = LockedValue<String?>(nil)
+    /// The variant being decoded (`1280x720`), once a picture came.
+    var currentVariant: String? { variant.withLock { $0 } }
+
+    /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`; an HLS
+    /// master playlist's variants are kept to `maximumHeight` rows when it is given.
+    init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumHeight: Int? = nil) throws {
         let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
+        var bitrateCap: Int?
+        if let maximumHeight, EnginePolicy.needsHead(url),
+           let head = try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout), let text = String(data: head, encoding: .utf8) {
+            bitrateCap = EnginePolicy.bitrateCap(forHeight: maximumHeight, variants: EnginePolicy.hlsVariants(text))
+        }
         do {
-            decoder = try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600)
+            decoder = try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600, maximumBitrate: bitrateCap)
         } catch {
             throw Self.inputError(error, url: url, timeout: timeout)
         }
@@ -113,6 +125,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         if session.videoStream != nil {
             spawn("reel.gst.video") { [self] in
                 pullLoop(session, poll: { try self.decoder.pollVideoFrame(waiting: $0) }) { frame, serial in
+                    noteSize(of: frame, session: session)
                     session.queueVideo(.video(frame), serial: serial)
                 } end: { serial in
                     session.videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
@@ -128,6 +141,15 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// An adaptive stream's pictures changed size: another variant plays.
+    private func noteSize(of frame: VideoFrame, session: PlaybackSession) {
+        guard lastSize.map({ $0 != (frame.width, frame.height) }) ?? true else { return }
+        lastSize = (frame.width, frame.height)
+        variant.withLock { $0 = "\(frame.width)x\(frame.height)" }
+        guard let bandwidth = decoder.adaptiveBandwidth else { return }
+        session.emit(.variantChanged(width: frame.width, height: frame.height, bandwidth: bandwidth))
     }
 
     private func isStopping(_ session: PlaybackSession) -> Bool {

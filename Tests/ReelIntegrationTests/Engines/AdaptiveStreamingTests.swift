@@ -1,0 +1,69 @@
+import Foundation
+import Reel
+import Testing
+
+extension PlaybackTests {
+    /// An adaptive HLS ladder played through GStreamer's hlsdemux2, served by nginx.
+    @Suite(.serialized) struct AdaptiveStreamingTests {
+        /// Three variants as the issue draws them (426×240 at 400 kbit/s, 854×480 at
+        /// 1.2 Mbit/s, 1280×720 at 3 Mbit/s; 2 s segments, 12 s), made once by ffmpeg's HLS
+        /// muxer into the cache.
+        static func ladder() throws -> URL {
+            let root = Paths.cache.appendingPathComponent("hls-ladder-v1")
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent("master.m3u8").path) { return root }
+            let making = root.appendingPathExtension("part")
+            try? FileManager.default.removeItem(at: making)
+            try FileManager.default.createDirectory(at: making, withIntermediateDirectories: true)
+            var arguments = ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=12",
+                             "-filter_complex", "[0:v]split=3[a][b][c];[b]scale=854:480[m];[c]scale=426:240[s]",
+                             "-map", "[s]", "-map", "[m]", "-map", "[a]", "-c:v", "libx264", "-preset", "veryfast",
+                             "-g", "50", "-keyint_min", "50", "-sc_threshold", "0"]
+            for (index, rate) in [400, 1200, 3000].enumerated() {
+                arguments += ["-b:v:\(index)", "\(rate)k", "-maxrate:v:\(index)", "\(rate)k", "-bufsize:v:\(index)", "\(2 * rate)k"]
+            }
+            arguments += ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-master_pl_name", "master.m3u8",
+                          "-var_stream_map", "v:0 v:1 v:2", making.appendingPathComponent("v%v/index.m3u8").path]
+            let made = try Processes.run("ffmpeg", arguments, timeout: 300)
+            try #require(made.status == 0, "\(made.stderr)")
+            try FileManager.default.moveItem(at: making, to: root)
+            return root
+        }
+
+        private func play(_ url: String, maximumHeight: Int? = nil) async throws -> (shown: [RecordingVideoOutput.Shown], events: [PlayerEvent], statistics: PlayerStatistics) {
+            var configuration = Player.Configuration()
+            configuration.maximumVariantHeight = maximumHeight
+            let video = RecordingVideoOutput()
+            let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
+            let events = EventLog(player)
+            try await player.open(url)
+            player.play()
+            #expect(await events.wait(timeout: 40) { if case .endOfStream = $0 { true } else { false } })
+            let statistics = player.statistics
+            player.stop()
+            return (video.shown, events.all, statistics)
+        }
+
+        private func variants(_ events: [PlayerEvent]) -> [(height: Int, bandwidth: Int?)] {
+            events.compactMap { if case .variantChanged(_, let height, let bandwidth) = $0 { (height, bandwidth) } else { nil } }
+        }
+
+        /// With loopback's bandwidth the 720p variant plays within three segments (6 s of
+        /// media); `maximumVariantHeight` 480 keeps it at 480p; each switch is an event with
+        /// the bandwidth measured, and the statistics name the variant.
+        @Test(.timeLimit(.minutes(2))) func theLadderClimbsToTheTopVariantAndACapHoldsItLower() async throws {
+            let server = try StaticWebServer(root: try Self.ladder())
+            defer { server.stop() }
+            let free = try await play(server.url("master.m3u8"))
+            let top = free.shown.first { $0.height == 720 }
+            #expect(top.map { $0.pts <= 6 } == true, "the first 720p picture at \(top?.pts ?? -1) s")
+            #expect(free.shown.count >= 290, "\(free.shown.count) of 300 pictures shown")
+            #expect(variants(free.events).last?.height == 720 && variants(free.events).allSatisfy { ($0.bandwidth ?? 0) > 0 }, "\(variants(free.events))")
+            #expect(free.statistics.variant == "1280x720" && (free.statistics.adaptiveBandwidth ?? 0) > 3_000_000, "\(free.statistics.variant ?? "none")")
+
+            let capped = try await play(server.url("master.m3u8"), maximumHeight: 480)
+            #expect(capped.shown.allSatisfy { $0.height <= 480 } && capped.shown.contains { $0.height == 480 },
+                    "heights shown: \(Set(capped.shown.map(\.height)).sorted())")
+            print("HLS ladder through GStreamer: the first 720p picture at \(top?.pts ?? -1) s of media; variants \(variants(free.events).map(\.height)); capped at 480: \(Set(capped.shown.map(\.height)).sorted())")
+        }
+    }
+}

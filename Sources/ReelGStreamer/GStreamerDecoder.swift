@@ -286,14 +286,20 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// The next picture, or nil at the end of the stream; throws GStreamer's error, or
     /// when nothing comes within `timeout` seconds.
     public func nextVideoFrame(timeout: Double = 15) throws(GStreamerError) -> VideoFrame? {
-        guard let sample = try pull(from: lock.withLock({ videoSink }), timeout: timeout) else { return nil }
-        return try GStreamerSample.videoFrame(sample)
+        try Self.frameOrEnd(pollVideoFrame(waiting: timeout), timeout: timeout)
     }
 
     /// The next run of samples, or nil at the end of the stream.
     public func nextAudioFrame(timeout: Double = 15) throws(GStreamerError) -> AudioFrame? {
-        guard let sample = try pull(from: lock.withLock({ audioSink }), timeout: timeout) else { return nil }
-        return try GStreamerSample.audioFrame(sample)
+        try Self.frameOrEnd(pollAudioFrame(waiting: timeout), timeout: timeout)
+    }
+
+    private static func frameOrEnd<Frame>(_ polled: Polled<Frame>, timeout: Double) throws(GStreamerError) -> Frame? {
+        switch polled {
+        case .frame(let frame): return frame
+        case .end: return nil
+        case .nothingYet: throw GStreamerError("nothing decoded within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut)
+        }
     }
 
     /// What a bounded wait at a stream's sink brought.
@@ -357,15 +363,6 @@ public final class GStreamerDecoder: @unchecked Sendable {
         var info = GstAudioInfo()
         guard gst_audio_info_from_caps(&info, caps) != 0 else { return nil }
         return (Int(reel_gst_audio_info_rate(&info)), Int(reel_gst_audio_info_channels(&info)))
-    }
-
-    private func pull(from sink: UnsafeMutablePointer<GstElement>?, timeout: Double) throws(GStreamerError) -> OpaquePointer? {
-        guard let sink else { throw GStreamerError("the stream is not decoded") }
-        let appSink = reel_gst_app_sink(sink)
-        if let sample = gst_app_sink_try_pull_sample(appSink, GstClockTime(max(timeout, 0) * 1e9)) { return sample }
-        try checkBus()
-        if gst_app_sink_is_eos(appSink) != 0 { return nil }
-        throw GStreamerError("nothing decoded within \(MediaTime.formatSeconds(timeout)) s")
     }
 
     /// Goes to `seconds`: to the keyframe at or before it, or with `exact` to the frame

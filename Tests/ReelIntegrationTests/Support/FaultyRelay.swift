@@ -1,8 +1,10 @@
 import Foundation
+import ReelCore
 
 /// A TCP relay on loopback in front of a real server (nginx), whose behaviour a test
 /// switches while a player is connected through it, to make the server's faults on demand:
-/// going silent with the connection open, sending garbage, closing mid-stream.
+/// going silent with the connection open, sending garbage, closing mid-stream; or a link of
+/// limited bandwidth.
 final class FaultyRelay: @unchecked Sendable {
     enum Behaviour: Sendable {
         /// Bytes pass both ways.
@@ -31,6 +33,17 @@ final class FaultyRelay: @unchecked Sendable {
     func set(_ new: Behaviour) {
         lock.withLock { behaviour = new }
     }
+
+    /// The link's capacity towards the clients, shared by every connection (bits/s); nil
+    /// for none. Bytes are sent when the link would have carried the ones before them.
+    func limit(bitsPerSecond: Int?) {
+        lock.withLock {
+            capacity = bitsPerSecond.map { Double($0) }
+            linkFreeAt = monotonicSeconds()
+        }
+    }
+    private var capacity: Double?
+    private var linkFreeAt = 0.0
 
     /// Closes every connection open now, as a server that drops its clients does; later
     /// ones are relayed as before.
@@ -108,9 +121,20 @@ final class FaultyRelay: @unchecked Sendable {
                 guard noise.withUnsafeBytes({ send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 else { return }
             }
             guard ready > 0 else { continue }
-            let count = read(source, &buffer, buffer.count)
+            // Limited, a read takes at most 20 ms of the link's capacity.
+            let chunk = towardsClient ? lock.withLock { capacity.map { max(Int($0 / 8 / 50), 1024) } } ?? buffer.count : buffer.count
+            let count = read(source, &buffer, min(chunk, buffer.count))
             if count <= 0 { return }
             guard current == .forwarding else { continue }
+            if towardsClient, let sendAt = lock.withLock({ () -> Double? in
+                guard let capacity else { return nil }
+                let start = max(linkFreeAt, monotonicSeconds())
+                linkFreeAt = start + Double(count * 8) / capacity
+                return start
+            }) {
+                let wait = sendAt - monotonicSeconds()
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
             var written = 0
             while written < count {
                 let sent = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + written, count - written, Int32(MSG_NOSIGNAL)) }

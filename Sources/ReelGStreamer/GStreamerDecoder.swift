@@ -188,12 +188,14 @@ public final class GStreamerDecoder: @unchecked Sendable {
         let output: String?
         var isVideo = false
         lock.lock()
+        // Each branch starts with a queue: without one, a CI run under full load twice saw
+        // an open wait past its 15 s (the branch ran on decodebin3's own stream thread).
         if kind.hasPrefix("video/"), wanted.contains(.video), videoSink == nil {
-            branch = ["videoconvert", "capsfilter", "appsink"]
+            branch = ["queue", "videoconvert", "capsfilter", "appsink"]
             output = "video/x-raw,format=I420"
             isVideo = true
         } else if kind.hasPrefix("audio/"), wanted.contains(.audio), audioSink == nil {
-            branch = ["audioconvert", "audioresample", "capsfilter", "appsink"]
+            branch = ["queue", "audioconvert", "audioresample", "capsfilter", "appsink"]
             output = "audio/x-raw,format=F32LE,layout=interleaved"
         } else {
             branch = ["fakesink"]

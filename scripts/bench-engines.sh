@@ -17,11 +17,6 @@ gstreamer_cmd=(.build/release/reel play --headless --engine gstreamer "$clip")
 ffmpeg_cmd=(.build/release/reel play --headless --engine ffmpeg "$clip")
 playbin_cmd=(gst-launch-1.0 -q playbin3 "uri=file://$PWD/$clip" "video-sink=fakesink sync=true" "audio-sink=fakesink sync=true")
 gstreamer_w=() gstreamer_c=() ffmpeg_w=() ffmpeg_c=() playbin_w=() playbin_c=()
-measure() {   # name command...
-  local name=$1; shift
-  read -r wall cpu < <(wall_and_cpu "$@")
-  eval "${name}_w+=($wall); ${name}_c+=($cpu)"
-}
 for ((run = 1; run <= runs; run++)); do
   case $((run % 3)) in
     0) measure gstreamer "${gstreamer_cmd[@]}"; measure ffmpeg "${ffmpeg_cmd[@]}"; measure playbin "${playbin_cmd[@]}" ;;

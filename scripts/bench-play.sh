@@ -11,11 +11,6 @@ reel_cmd=(.build/release/reel play --headless --untimed "$clip")
 mpv_cmd=(mpv --no-config --vo=null --ao=null --ao-null-untimed --untimed --really-quiet "$clip")
 ffmpeg_cmd=(ffmpeg -nostdin -i "$clip" -f null -)
 reel_w=() reel_c=() mpv_w=() mpv_c=() ffmpeg_w=() ffmpeg_c=()
-measure() {   # name command...
-  local name=$1; shift
-  read -r wall cpu < <(wall_and_cpu "$@")
-  eval "${name}_w+=($wall); ${name}_c+=($cpu)"
-}
 "${reel_cmd[@]}" >/dev/null 2>&1; "${mpv_cmd[@]}" >/dev/null 2>&1   # warm the page cache
 for ((run = 1; run <= runs; run++)); do
   case $((run % 3)) in

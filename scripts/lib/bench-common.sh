@@ -30,6 +30,13 @@ fi
 # "wall cpu" seconds of a command (cpu: user + system, its threads and children), its output discarded.
 wall_and_cpu() { /usr/bin/time -f "%e %U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }'; }
 
+# Runs a command and appends its wall and CPU seconds to the arrays NAME_w and NAME_c.
+measure() {   # name command...
+  local name=$1; shift
+  read -r wall cpu < <(wall_and_cpu "$@")
+  eval "${name}_w+=($wall); ${name}_c+=($cpu)"
+}
+
 # Wall seconds of a command, its output discarded.
 seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", b - a }'; }
 # The median of numbers on standard input.

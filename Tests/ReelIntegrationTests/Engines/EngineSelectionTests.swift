@@ -115,8 +115,8 @@ extension PlaybackTests {
             let failures = EventLog(failing)
             try await failing.open(clip)
             failing.play()
-            #expect(await failures.wait(timeout: 30) { if case .error = $0 { true } else { false } })
-            try await Task.sleep(for: .milliseconds(500))
+            // The player is failed once the last error is out: no later one can follow.
+            #expect(await failures.wait(timeout: 30) { isState(.failed)($0) })
             failing.stop()
             let errors = failures.all.compactMap { if case .error(let error) = $0 { error.description } else { nil } }
             #expect(fallbacks(failures).count == 1 && errors.count == 1 && errors.first?.contains("gstreamer fails") == true, "\(errors)")

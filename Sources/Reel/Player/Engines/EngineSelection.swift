@@ -20,14 +20,26 @@ public enum EngineSelection: Sendable {
     /// The engine for `url` and why; Reel's rules read a manifest's first bytes (within
     /// `timeout` seconds) when the choice depends on them.
     public func decision(for url: String, timeout: Double? = 15) -> EngineDecision {
+        decision(for: url, head: isAutomatic ? Self.manifestHead(url, timeout: timeout) : nil)
+    }
+
+    /// The engine for `url`, given the first bytes of its manifest when they were read.
+    func decision(for url: String, head: Data?) -> EngineDecision {
         switch self {
-        case .ffmpeg: return EngineDecision(.ffmpeg, because: "asked for")
-        case .gstreamer: return EngineDecision(.gstreamer, because: "asked for")
-        case .custom(let rule): return EngineDecision(rule(url), because: "the application's rule")
-        case .automatic:
-            let head = EnginePolicy.needsHead(url) ? try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout) : nil
-            return EnginePolicy.decide(url, head: head)
+        case .ffmpeg: EngineDecision(.ffmpeg, because: "asked for")
+        case .gstreamer: EngineDecision(.gstreamer, because: "asked for")
+        case .custom(let rule): EngineDecision(rule(url), because: "the application's rule")
+        case .automatic: EnginePolicy.decide(url, head: head)
         }
+    }
+
+    var isAutomatic: Bool {
+        if case .automatic = self { true } else { false }
+    }
+
+    /// The first bytes of `url` when it is a playlist or manifest (``EnginePolicy/needsHead(_:)``).
+    static func manifestHead(_ url: String, timeout: Double?) -> Data? {
+        EnginePolicy.needsHead(url) ? try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout) : nil
     }
 
     /// The selection of `engine` alone.
@@ -51,10 +63,19 @@ enum PlaybackEngines {
     /// in the other engine, as the selection allows. Says what it chose through `emit`.
     static func open(_ url: String, configuration: Player.Configuration, video: Bool, audio: Bool,
                      interrupt: InterruptController?, emit: @Sendable (PlayerEvent) -> Void) throws -> any PlaybackEngine {
-        let decision = configuration.engine.decision(for: url, timeout: configuration.input.timeout)
+        // A manifest is read once: for the rules, and for the variants a height cap allows.
+        let head = configuration.engine.isAutomatic || configuration.maximumVariantHeight != nil
+            ? EngineSelection.manifestHead(url, timeout: configuration.input.timeout) : nil
+        let decision = configuration.engine.decision(for: url, head: head)
         emit(.engineChosen(decision))
+        let bitrateCap = configuration.maximumVariantHeight.flatMap { height in
+            head.flatMap { String(data: $0, encoding: .utf8) }.flatMap { EnginePolicy.bitrateCap(forHeight: height, variants: EnginePolicy.hlsVariants($0)) }
+        }
+        func open(in engine: PlaybackEngineKind) throws -> any PlaybackEngine {
+            try Self.open(url, in: engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt, maximumBitrate: bitrateCap)
+        }
         do {
-            return try open(url, in: decision.engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt)
+            return try open(in: decision.engine)
         } catch {
             guard configuration.engine.fallsBack, canFallBack(after: error, url: url) else { throw error }
             let other: PlaybackEngineKind = decision.engine == .ffmpeg ? .gstreamer : .ffmpeg
@@ -62,7 +83,7 @@ enum PlaybackEngines {
             if other == .gstreamer && url.lowercased().hasSuffix(".sdp") { throw error }
             emit(.engineFallback(from: decision.engine, to: other, reason: "\(error)"))
             do {
-                return try open(url, in: other, configuration: configuration, video: video, audio: audio, interrupt: interrupt)
+                return try open(in: other)
             } catch {
                 // Both failed: the first engine's words are the ones to act on.
             }
@@ -71,11 +92,10 @@ enum PlaybackEngines {
     }
 
     static func open(_ url: String, in engine: PlaybackEngineKind, configuration: Player.Configuration, video: Bool, audio: Bool,
-                     interrupt: InterruptController?) throws -> any PlaybackEngine {
+                     interrupt: InterruptController?, maximumBitrate: Int?) throws -> any PlaybackEngine {
         switch engine {
         case .gstreamer:
-            return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout,
-                                       maximumHeight: configuration.maximumVariantHeight)
+            return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate)
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
             let source = try PlaybackSources.open(url, options: liveByProtocol ? configuration.input.forLiveInput() : configuration.input,

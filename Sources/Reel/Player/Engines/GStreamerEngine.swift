@@ -32,20 +32,15 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// The variant being decoded (`1280x720`), once a picture came.
     var currentVariant: String? { variant.withLock { $0 } }
 
-    /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`; an HLS
-    /// master playlist's variants are kept to `maximumHeight` rows when it is given.
-    init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumHeight: Int? = nil) throws {
+    /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`; an
+    /// adaptive stream's variants are kept at or below `maximumBitrate` bits/s when given.
+    init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil) throws {
         let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
-        var bitrateCap: Int?
-        if let maximumHeight, EnginePolicy.needsHead(url),
-           let head = try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout), let text = String(data: head, encoding: .utf8) {
-            bitrateCap = EnginePolicy.bitrateCap(forHeight: maximumHeight, variants: EnginePolicy.hlsVariants(text))
-        }
         do {
-            decoder = try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600, maximumBitrate: bitrateCap)
+            decoder = try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600, maximumBitrate: maximumBitrate)
         } catch {
             throw Self.inputError(error, url: url, timeout: timeout)
         }
@@ -61,7 +56,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             InputError(reason, operation: .open, url: url, detail: detail)
         }
         if !isNetwork {
-            let path = url.hasPrefix("/") || !url.contains("://") ? url : (URL(string: url)?.path ?? url)
+            let path = url.contains("://") ? (URL(string: url)?.path ?? url) : url
             if !FileManager.default.fileExists(atPath: path) { return failed(.notFound) }
             if !FileManager.default.isReadableFile(atPath: path) { return failed(.permissionDenied) }
             if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 { return failed(.emptyInput) }

@@ -114,6 +114,11 @@ final class BackgroundProcess {
     }
 
     var isRunning: Bool { process.isRunning }
+
+    /// Whether this process (not another one that took the port first) listens on TCP `port`.
+    func isListening(on port: UInt16) throws -> Bool {
+        try Processes.run("ss", ["-Htlnp", "sport = :\(port)"]).stdout.contains("pid=\(process.processIdentifier),")
+    }
     /// The process's threads and open descriptors now, from /proc.
     var threadsAndDescriptors: (threads: Int, descriptors: Int) {
         let pid = process.processIdentifier

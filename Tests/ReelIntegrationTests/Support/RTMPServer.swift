@@ -5,19 +5,35 @@ import Foundation
 /// `httpPort`. It can be killed and started again on the same port, as a server that
 /// crashes is.
 final class RTMPServer {
-    let port: UInt16
-    let httpPort: UInt16
+    private(set) var port: UInt16 = 0
+    private(set) var httpPort: UInt16 = 0
     private let directory: URL
     private let configurationPath: String
     private var process: BackgroundProcess?
 
     init() throws {
         directory = try Paths.temporaryDirectory()
-        port = try SilentServer.unusedPort()
-        httpPort = try SilentServer.unusedPort()
+        configurationPath = directory.appendingPathComponent("nginx.conf").path
+        // A port found free may be taken by someone else before nginx binds it: then nginx
+        // exits, and new ports are tried.
+        var attempt = 0
+        while true {
+            (port, httpPort) = (try SilentServer.unusedPort(), try SilentServer.unusedPort())
+            try configuration().write(toFile: configurationPath, atomically: true, encoding: .utf8)
+            do {
+                try start()
+                return
+            } catch let error as TestSetupError where attempt < 3 {
+                attempt += 1
+                print("nginx could not start (\(error)); trying other ports")
+            }
+        }
+    }
+
+    private func configuration() throws -> String {
         let hls = directory.appendingPathComponent("hls").path
         try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
-        let configuration = """
+        return """
             load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
             daemon off;
             master_process off;
@@ -29,9 +45,6 @@ final class RTMPServer {
             http { access_log off; server { listen 127.0.0.1:\(httpPort); location /hls/ { alias \(hls)/;
                 types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; } add_header Cache-Control no-cache; } } }
             """
-        configurationPath = directory.appendingPathComponent("nginx.conf").path
-        try configuration.write(toFile: configurationPath, atomically: true, encoding: .utf8)
-        try start()
     }
 
     /// The URL of stream `name`.
@@ -46,15 +59,23 @@ final class RTMPServer {
         return playlist.components(separatedBy: "#EXTINF").count > fragments
     }
 
-    /// Starts nginx and returns once it listens.
+    /// Starts nginx and returns once it listens on both ports.
     func start() throws {
-        process = try BackgroundProcess("/usr/sbin/nginx", ["-c", configurationPath, "-p", directory.path])
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if try Processes.run("ss", ["-Htln", "sport = :\(port)"]).stdout.contains(":\(port)") { return }
-            Thread.sleep(forTimeInterval: 0.02)
+        let nginx = try BackgroundProcess("/usr/sbin/nginx", ["-c", configurationPath, "-p", directory.path])
+        process = nginx
+        do {
+            try waitFor("nginx listening on \(port) and \(httpPort)", while: nginx) { [port, httpPort] in
+                try nginx.isListening(on: port) && nginx.isListening(on: httpPort)
+            }
+        } catch {
+            nginx.stop()
+            throw TestSetupError("\(error): \(errorLog.suffix(400))")
         }
-        throw TestSetupError("nginx did not listen on port \(port): \((try? String(contentsOfFile: directory.path + "/error.log", encoding: .utf8)) ?? "")")
+    }
+
+    /// What nginx wrote to its error log so far.
+    var errorLog: String {
+        (try? String(contentsOfFile: directory.path + "/error.log", encoding: .utf8)) ?? ""
     }
 
     /// Waits until `publisher` holds a connection to nginx (before any player connects, the

@@ -23,9 +23,7 @@ final class StaticWebServer {
         let path = directory.appendingPathComponent("nginx.conf").path
         try configuration.write(toFile: path, atomically: true, encoding: .utf8)
         process = try BackgroundProcess("/usr/sbin/nginx", ["-c", path, "-p", directory.path])
-        try waitFor("nginx listening on \(port)", while: process) {
-            try Processes.run("ss", ["-Htln", "sport = :\(port)"]).stdout.contains(":\(port)")
-        }
+        try waitFor("nginx listening on \(port)", while: process) { [process, port] in try process.isListening(on: port) }
     }
 
     /// The URL of `path` under the root.

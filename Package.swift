@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "ReelText", "CSDL2"]),
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-tag-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .target(name: "ReelGStreamer", dependencies: ["ReelCore", "ReelFFmpeg", "CGStreamer"]),

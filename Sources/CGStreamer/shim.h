@@ -7,6 +7,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 #include <gst/audio/audio.h>
+#include <gst/tag/tag.h>
 
 static inline GstClockTime reel_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
 static inline GstClockTime reel_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
@@ -59,5 +60,8 @@ static inline gint reel_gst_video_info_par_d(const GstVideoInfo *info) { return 
 static inline gint reel_gst_audio_info_rate(const GstAudioInfo *info) { return GST_AUDIO_INFO_RATE(info); }
 static inline gint reel_gst_audio_info_channels(const GstAudioInfo *info) { return GST_AUDIO_INFO_CHANNELS(info); }
 static inline gint reel_gst_audio_info_bpf(const GstAudioInfo *info) { return GST_AUDIO_INFO_BPF(info); }
+
+static inline const char *reel_gst_tag_language_code(void) { return GST_TAG_LANGUAGE_CODE; }
+static inline const char *reel_gst_tag_title(void) { return GST_TAG_TITLE; }
 
 #endif

@@ -28,6 +28,8 @@ public final class GStreamerDecoder: @unchecked Sendable {
 
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let bus: UnsafeMutablePointer<GstBus>
+    /// `uridecodebin3`, which takes the stream selections.
+    private let source: UnsafeMutablePointer<GstElement>
     private let wanted: Streams
     private let lock = NSLock()
     /// Made on GStreamer's streaming thread when the decoder's pads appear.
@@ -56,6 +58,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
         guard let source = gst_element_factory_make("uridecodebin3", "source") else {
             throw GStreamerError("no uridecodebin3 element (GStreamer's base plug-ins, 1.22 or later)")
         }
+        self.source = source
         reel_g_object_set_string(source, "uri", uri)
         gst_bin_add(reel_gst_bin(pipeline), source)
         reel_gst_connect_pad_added(source, { element, pad, context in
@@ -86,6 +89,10 @@ public final class GStreamerDecoder: @unchecked Sendable {
         // What the plug-in registry lacked for this input ("video/x-unknown decoder"): the
         // error that follows says only that data stopped flowing.
         var missing: [String] = []
+        // The newest collection: its streams' tags (languages) fill in as the input is read,
+        // so it is described once prerolled.
+        var latestCollection: UnsafeMutablePointer<GstStreamCollection>?
+        defer { if let latestCollection { gst_object_unref(UnsafeMutableRawPointer(latestCollection)) } }
         while true {
             if let linkFailure = lock.withLock({ linkFailure }) { throw GStreamerError(linkFailure) }
             let linked = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
@@ -111,31 +118,142 @@ public final class GStreamerDecoder: @unchecked Sendable {
                 let description = String(cString: name)
                 if !missing.contains(description) { missing.append(description) }
             }
-            if type == GST_MESSAGE_STREAM_COLLECTION { present = Self.streams(in: message) }
+            if type == GST_MESSAGE_TAG { noteTags(message) }
+            if type == GST_MESSAGE_STREAM_COLLECTION {
+                if let latestCollection { gst_object_unref(UnsafeMutableRawPointer(latestCollection)) }
+                gst_message_parse_stream_collection(message, &latestCollection)
+                let types = latestCollection.map(Self.describe)?.map(\.type) ?? []
+                present = Streams(rawValue: (types.contains(.video) ? Streams.video.rawValue : 0) | (types.contains(.audio) ? Streams.audio.rawValue : 0))
+            }
             gst_message_unref(message)
         }
         var state = GST_STATE_NULL, pending = GST_STATE_NULL
         let result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(max(deadline.timeIntervalSinceNow, 0) * 1e9))
         if result == GST_STATE_CHANGE_FAILURE { try failure("cannot open") }
         if result == GST_STATE_CHANGE_ASYNC { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut) }
+        // The tags posted while prerolling; an error among them stays for checkBus.
+        while let message = gst_bus_pop_filtered(bus, GstMessageType(rawValue: GST_MESSAGE_TAG.rawValue | GST_MESSAGE_ERROR.rawValue)) {
+            if reel_gst_message_type(message) == GST_MESSAGE_ERROR {
+                gst_bus_post(bus, message)
+                try failure("cannot open")
+            }
+            noteTags(message)
+            gst_message_unref(message)
+        }
+        let described = latestCollection.map(Self.describe) ?? []
+        lock.withLock { collection = described }
         decodes = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try failure("cannot play") }
     }
 
-    /// The kinds of stream a stream-collection message lists.
-    private static func streams(in message: UnsafeMutablePointer<GstMessage>) -> Streams {
-        var collection: UnsafeMutablePointer<GstStreamCollection>?
-        gst_message_parse_stream_collection(message, &collection)
-        guard let collection else { return [] }
-        defer { gst_object_unref(UnsafeMutableRawPointer(collection)) }
-        var streams: Streams = []
-        for index in 0..<gst_stream_collection_get_size(collection) {
-            guard let stream = gst_stream_collection_get_stream(collection, index) else { continue }
-            let type = gst_stream_get_stream_type(stream).rawValue
-            if type & GST_STREAM_TYPE_VIDEO.rawValue != 0 { streams.insert(.video) }
-            if type & GST_STREAM_TYPE_AUDIO.rawValue != 0 { streams.insert(.audio) }
+    /// A stream of the input, as GStreamer's stream collection lists it.
+    public struct Stream: Sendable {
+        /// GStreamer's stream id, by which it is selected.
+        public var id: String
+        public var type: MediaType
+        /// FFmpeg's name for the codec (`h264`, `aac`).
+        public var codec: String
+        /// The ISO 639-2 (bibliographic) code, as FFmpeg gives it (`eng`, `fre`).
+        public var language: String?
+        public var title: String?
+        /// Whether the input marks it to be played by default.
+        public var isDefault: Bool
+        public var width: Int?, height: Int?, sampleRate: Int?, channels: Int?
+    }
+
+    /// The input's streams, in the order of its stream collection (set once it is open).
+    public private(set) var collection: [Stream] = []
+    /// The id of the stream each decoded pad carries now, by type.
+    private var playingIDs: [MediaType: String] = [:]
+
+    /// The id of the `type` stream decoded now, if any.
+    public func playingStream(_ type: MediaType) -> String? { lock.withLock { playingIDs[type] } }
+
+    /// The input's own metadata (tags of global scope: `title`, `artist`…), by FFmpeg's
+    /// names for them, as far as GStreamer read them while opening.
+    public private(set) var metadata: [String: String] = [:]
+
+    /// GStreamer's tags that FFmpeg's format metadata has, by FFmpeg's name.
+    private static let metadataTags: [(gstreamer: String, ffmpeg: String)] = [
+        ("title", "title"), ("artist", "artist"), ("album", "album"), ("album-artist", "album_artist"), ("genre", "genre"),
+        ("comment", "comment"), ("description", "description"), ("copyright", "copyright"), ("composer", "composer"),
+    ]
+
+    private func noteTags(_ message: UnsafeMutablePointer<GstMessage>) {
+        var tags: UnsafeMutablePointer<GstTagList>?
+        gst_message_parse_tag(message, &tags)
+        guard let tags else { return }
+        defer { gst_tag_list_unref(tags) }
+        guard gst_tag_list_get_scope(tags) == GST_TAG_SCOPE_GLOBAL else { return }
+        for (tag, name) in Self.metadataTags {
+            var value: UnsafeMutablePointer<gchar>?
+            guard gst_tag_list_get_string(tags, tag, &value) != 0, let value else { continue }
+            metadata[name] = String(cString: value)
+            g_free(value)
         }
-        return streams
+    }
+
+    /// The streams `collection` lists, in its order.
+    private static func describe(_ collection: UnsafeMutablePointer<GstStreamCollection>) -> [Stream] {
+        (0..<gst_stream_collection_get_size(collection)).compactMap { index in
+            gst_stream_collection_get_stream(collection, index).flatMap(describe)
+        }
+    }
+
+    private static func describe(_ stream: UnsafeMutablePointer<GstStream>) -> Stream? {
+        guard let id = gst_stream_get_stream_id(stream) else { return nil }
+        let kinds = gst_stream_get_stream_type(stream).rawValue
+        let type: MediaType = kinds & GST_STREAM_TYPE_VIDEO.rawValue != 0 ? .video
+            : kinds & GST_STREAM_TYPE_AUDIO.rawValue != 0 ? .audio
+            : kinds & GST_STREAM_TYPE_TEXT.rawValue != 0 ? .subtitle : .unknown
+        var described = Stream(id: String(cString: id), type: type, codec: "gstreamer",
+                               isDefault: gst_stream_get_stream_flags(stream).rawValue & GST_STREAM_FLAG_SELECT.rawValue != 0)
+        if let tags = gst_stream_get_tags(stream) {
+            defer { gst_tag_list_unref(tags) }
+            func string(_ tag: UnsafePointer<CChar>) -> String? {
+                var value: UnsafeMutablePointer<gchar>?
+                guard gst_tag_list_get_string(tags, tag, &value) != 0, let value else { return nil }
+                defer { g_free(value) }
+                return String(cString: value)
+            }
+            // GStreamer's demuxers give ISO 639-1 (`en`); FFmpeg's, and Reel's tracks, 639-2.
+            if let code = string(reel_gst_tag_language_code()), code != "und" {
+                described.language = gst_tag_get_language_code_iso_639_2B(code).map { String(cString: $0) } ?? code
+            }
+            described.title = string(reel_gst_tag_title())
+        }
+        if let caps = gst_stream_get_caps(stream) {
+            defer { gst_caps_unref(caps) }
+            if let structure = gst_caps_get_structure(caps, 0) {
+                func integer(_ field: String) -> Int? {
+                    var value: gint = 0
+                    return gst_structure_get_int(structure, field, &value) != 0 ? Int(value) : nil
+                }
+                described.codec = GStreamerCodecName.ffmpegName(mediaType: String(cString: gst_structure_get_name(structure)),
+                                                                mpegVersion: integer("mpegversion"), layer: integer("layer"))
+                (described.width, described.height) = (integer("width"), integer("height"))
+                (described.sampleRate, described.channels) = (integer("rate"), integer("channels"))
+            }
+        }
+        return described
+    }
+
+    /// Decodes the streams `ids` (one of a type at most) in place of the ones decoded now,
+    /// from where the pipeline has read: a flushing seek after it starts them at once.
+    public func select(_ ids: [String]) throws(GStreamerError) {
+        let names = ids.map { strdup($0) }
+        var list: UnsafeMutablePointer<GList>?
+        for name in names { list = g_list_append(list, name) }
+        defer {
+            g_list_free(list)
+            names.forEach { free($0) }
+        }
+        guard let event = gst_event_new_select_streams(list), gst_element_send_event(source, event) != 0 else {
+            throw GStreamerError("cannot select streams \(ids.joined(separator: ", "))")
+        }
+        lock.withLock {
+            for stream in collection where ids.contains(stream.id) { playingIDs[stream.type] = stream.id }
+        }
     }
 
     /// The error on the bus, or `fallback` when there is none.
@@ -236,8 +354,15 @@ public final class GStreamerDecoder: @unchecked Sendable {
             lock.withLock { linkFailure = "cannot link the decoder's \(kind) pad" }
             return
         }
-        guard output != nil else { return }
+        // Streams not decoded are remembered too: a selection keeps them, as it found them.
+        let streamID = gst_pad_get_stream(pad).map { stream in
+            defer { gst_object_unref(UnsafeMutableRawPointer(stream)) }
+            return gst_stream_get_stream_id(stream).map { String(cString: $0) }
+        } ?? nil
+        let type: MediaType? = kind.hasPrefix("video/") ? .video : kind.hasPrefix("audio/") ? .audio : nil
         lock.withLock {
+            if let type, playingIDs[type] == nil { playingIDs[type] = streamID }
+            guard output != nil else { return }
             if isVideo { videoSink = sink } else { audioSink = sink }
         }
     }

@@ -64,4 +64,24 @@ struct EnginePolicyTests {
         let quoted = "#EXTM3U\n#EXT-X-STREAM-INF:AVERAGE-BANDWIDTH=900,CODECS=\"avc1.64001f,mp4a.40.2\",BANDWIDTH=1000,RESOLUTION=640x360\nv.m3u8\n"
         #expect(EnginePolicy.hlsVariants(quoted).map(\.bandwidth) == [1000] && EnginePolicy.hlsVariants(quoted).map(\.height) == [360])
     }
+
+    @Test func aDASHManifestsRepresentationsAreItsVariants() {
+        let manifest = """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static">
+              <Period><AdaptationSet id="0" contentType="video" maxHeight="720">
+                <Representation id="0" mimeType="video/mp4" bandwidth="438404" width="426" height="240">
+                <Representation id="1" bandwidth="1272612" width="854"
+                    height="480"/>
+                <RepresentationIndex sourceURL="ignored"/>
+                <Representation id="2" bandwidth="3280068" width="1280" height="720"></Representation>
+              </AdaptationSet><AdaptationSet contentType="audio"><Representation id="3" bandwidth="128000"/></AdaptationSet></Period>
+            </MPD>
+            """
+        let variants = EnginePolicy.variants(manifest)
+        #expect(variants.map(\.bandwidth) == [438_404, 1_272_612, 3_280_068, 128_000])
+        #expect(variants.map(\.height) == [240, 480, 720, nil])
+        #expect(EnginePolicy.bitrateCap(forHeight: 480, variants: variants) == 1_272_612)
+        #expect(EnginePolicy.variants(master).count == 3, "an HLS playlist's variants")
+    }
 }

@@ -87,6 +87,25 @@ public enum EnginePolicy {
         }
     }
 
+    /// An adaptive manifest's variants, HLS or DASH.
+    public static func variants(_ text: String) -> [(bandwidth: Int, height: Int?)] {
+        isDASH(text) ? dashVariants(text) : hlsVariants(text)
+    }
+
+    /// A DASH manifest's representations: each one's `bandwidth` (bits/s) and, when it
+    /// gives one, its `height`.
+    public static func dashVariants(_ text: String) -> [(bandwidth: Int, height: Int?)] {
+        text.components(separatedBy: "<Representation").dropFirst().compactMap { element in
+            guard let first = element.first, first.isWhitespace || first == ">" else { return nil }
+            let tag = element.prefix { $0 != ">" }
+            func attribute(_ name: String) -> Int? {
+                guard let start = tag.range(of: " \(name)=\"") ?? tag.range(of: "\n\(name)=\"") ?? tag.range(of: "\t\(name)=\"") else { return nil }
+                return Int(tag[start.upperBound...].prefix { $0 != "\"" })
+            }
+            return (attribute("bandwidth") ?? 0, attribute("height"))
+        }
+    }
+
     /// An HLS attribute list (`NAME=value,NAME="quoted, value"`) as a dictionary.
     static func attributeList(_ text: Substring) -> [String: Substring] {
         var attributes: [String: Substring] = [:]

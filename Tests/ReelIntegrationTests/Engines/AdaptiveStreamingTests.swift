@@ -6,11 +6,12 @@ extension PlaybackTests {
     /// An adaptive HLS ladder played through GStreamer's hlsdemux2, served by nginx.
     @Suite(.serialized) struct AdaptiveStreamingTests {
         /// Three variants as the issue draws them (426×240 at 400 kbit/s, 854×480 at
-        /// 1.2 Mbit/s, 1280×720 at 3 Mbit/s; 2 s segments, 12 s), made once by ffmpeg's HLS
-        /// muxer into the cache.
+        /// 1.2 Mbit/s, 1280×720 at 3 Mbit/s; 2 s segments, 12 s), made once into the cache by
+        /// ffmpeg's HLS muxer (`master.m3u8`), and by its DASH muxer from the same pictures
+        /// without encoding them again (`manifest.mpd`).
         static func ladder(seconds: Int = 12) throws -> URL {
-            let root = Paths.cache.appendingPathComponent(seconds == 12 ? "hls-ladder-v1" : "hls-ladder-\(seconds)s-v1")
-            if FileManager.default.fileExists(atPath: root.appendingPathComponent("master.m3u8").path) { return root }
+            let root = Paths.cache.appendingPathComponent(seconds == 12 ? "hls-ladder-v2" : "hls-ladder-\(seconds)s-v2")
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent("manifest.mpd").path) { return root }
             let making = root.appendingPathExtension("part")
             try? FileManager.default.removeItem(at: making)
             try FileManager.default.createDirectory(at: making, withIntermediateDirectories: true)
@@ -25,15 +26,22 @@ extension PlaybackTests {
                           "-var_stream_map", "v:0 v:1 v:2", making.appendingPathComponent("v%v/index.m3u8").path]
             let made = try Processes.run("ffmpeg", arguments, timeout: 300)
             try #require(made.status == 0, "\(made.stderr)")
+            let variants = (0..<3).flatMap { ["-i", making.appendingPathComponent("v\($0)/index.m3u8").path] }
+            let dash = try Processes.run("ffmpeg", ["-v", "error", "-nostdin"] + variants + ["-map", "0:v", "-map", "1:v", "-map", "2:v", "-c", "copy", "-tag:v", "avc1",
+                                                    "-f", "dash", "-seg_duration", "2", "-use_template", "1", "-use_timeline", "0",
+                                                    "-adaptation_sets", "id=0,streams=v",
+                                                    making.appendingPathComponent("manifest.mpd").path])
+            try #require(dash.status == 0, "\(dash.stderr)")
             try FileManager.default.moveItem(at: making, to: root)
             return root
         }
 
         /// The issue's scenario: about 5 Mbit/s at first (the 720p variant within three
         /// segments), then 800 kbit/s (down within three segments, no stall over 1 s), then
-        /// released (back up), through a relay that limits the link; for each engine.
-        @Test(.timeLimit(.minutes(3)), arguments: PlaybackEngineKind.allCases)
-        func theLadderFollowsTheBandwidth(engine: PlaybackEngineKind) async throws {
+        /// released (back up), through a relay that limits the link; for each engine, over
+        /// HLS and DASH.
+        @Test(.timeLimit(.minutes(3)), arguments: PlaybackEngineKind.allCases, ["master.m3u8", "manifest.mpd"])
+        func theLadderFollowsTheBandwidth(engine: PlaybackEngineKind, manifest: String) async throws {
             // 24 s: the scenario's three phases take about 12 s of media on GStreamer.
             let server = try StaticWebServer(root: try Self.ladder(seconds: 24))
             defer { server.stop() }
@@ -45,7 +53,7 @@ extension PlaybackTests {
             let video = RecordingVideoOutput()
             let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
             let events = EventLog(player)
-            try await player.open("http://127.0.0.1:\(relay.port)/master.m3u8")
+            try await player.open("http://127.0.0.1:\(relay.port)/\(manifest)")
             player.play()
             func waitFor(timeout: Double, _ condition: () -> Bool) async -> Bool {
                 let deadline = Date().addingTimeInterval(timeout)
@@ -69,7 +77,7 @@ extension PlaybackTests {
             let up = video.shown.first { $0.pts > releasedAt && $0.height == 720 }?.pts
             let stall = player.statistics.longestFrameInterval ?? 0
             player.stop()
-            print("\(engine) on the ladder: 720p at \(top ?? -1) s; limited at \(limitedAt) s, down at \(down ?? -1) s; released at \(releasedAt) s, up at \(up ?? -1) s; longest stall \(stall) s; heights shown \(Set(video.shown.map(\.height)).sorted()); events \(events.count { if case .variantChanged = $0 { true } else { false } })")
+            print("\(engine) on the \(manifest == "manifest.mpd" ? "DASH" : "HLS") ladder: 720p at \(top ?? -1) s; limited at \(limitedAt) s, down at \(down ?? -1) s; released at \(releasedAt) s, up at \(up ?? -1) s; longest stall \(stall) s; heights shown \(Set(video.shown.map(\.height)).sorted()); events \(events.count { if case .variantChanged = $0 { true } else { false } })")
             // FFmpeg's HLS demuxer plays the variant it opened and never switches: it is
             // measured beside GStreamer, not held to the scenario.
             if engine == .gstreamer {
@@ -100,7 +108,8 @@ extension PlaybackTests {
 
         /// With loopback's bandwidth the 720p variant plays within three segments (6 s of
         /// media); `maximumVariantHeight` 480 keeps it at 480p; each switch is an event with
-        /// the bandwidth measured, and the statistics name the variant.
+        /// the bandwidth measured, and the statistics name the variant. The cap holds a DASH
+        /// manifest's representations too.
         @Test(.timeLimit(.minutes(2))) func theLadderClimbsToTheTopVariantAndACapHoldsItLower() async throws {
             let server = try StaticWebServer(root: try Self.ladder())
             defer { server.stop() }
@@ -114,7 +123,10 @@ extension PlaybackTests {
             let capped = try await play(server.url("master.m3u8"), maximumHeight: 480)
             #expect(capped.shown.allSatisfy { $0.height <= 480 } && capped.shown.contains { $0.height == 480 },
                     "heights shown: \(Set(capped.shown.map(\.height)).sorted())")
-            print("HLS ladder through GStreamer: the first 720p picture at \(top?.pts ?? -1) s of media; variants \(variants(free.events).map(\.height)); capped at 480: \(Set(capped.shown.map(\.height)).sorted())")
+            let dashCapped = try await play(server.url("manifest.mpd"), maximumHeight: 480)
+            #expect(dashCapped.shown.allSatisfy { $0.height <= 480 } && dashCapped.shown.contains { $0.height == 480 },
+                    "DASH: heights shown: \(Set(dashCapped.shown.map(\.height)).sorted())")
+            print("HLS ladder through GStreamer: the first 720p picture at \(top?.pts ?? -1) s of media; variants \(variants(free.events).map(\.height)); capped at 480: \(Set(capped.shown.map(\.height)).sorted()); DASH capped at 480: \(Set(dashCapped.shown.map(\.height)).sorted())")
         }
     }
 }

@@ -117,5 +117,40 @@ extension PlaybackTests {
                 #expect(error.reason == .truncated && error.detail?.contains("partial file") == true, "\(error)")
             }
         }
+    
+        /// The stream collection lists every stream with its language and codec as ffprobe
+        /// gives them; another audio stream selected, a flushing seek starts it at once.
+        @Test func theCollectionListsTheStreamsAndAnotherAudioStreamCanBeSelected() throws {
+            let clip = try Fixtures.twoAudioLanguages()
+            let decoder = try GStreamerDecoder(uri: uri(clip), streams: [.video, .audio])
+            let listed = decoder.collection
+            #expect(listed.map(\.type) == [.video, .audio, .audio])
+            #expect(listed.map(\.codec) == ["h264", "aac", "aac"])
+            #expect(listed.map { $0.language ?? "-" } == ["-", "eng", "fre"])
+            #expect(listed.map(\.isDefault) == [false, true, false])
+            try #require(listed.count == 3)
+            #expect(decoder.playingStream(.video) == listed[0].id && decoder.playingStream(.audio) == listed[1].id,
+                    "playing \(decoder.playingStream(.video) ?? "none"), \(decoder.playingStream(.audio) ?? "none")")
+            /// The tone in the next 0.1 s of sound, after its first frame (a decoder's priming).
+            func tone() throws -> Double {
+                _ = try decoder.nextAudioFrame()
+                var channel: [Float] = []
+                var rate = 48_000
+                while channel.count < 4_800, let frame = try decoder.nextAudioFrame() {
+                    let samples = UnsafeBufferPointer(start: frame.planes[0].assumingMemoryBound(to: Float.self), count: frame.sampleCount * frame.channelCount)
+                    channel += stride(from: 0, to: samples.count, by: frame.channelCount).map { samples[$0] }
+                    rate = frame.sampleRate
+                }
+                let crossings = zip(channel, channel.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+                return Double(crossings) * Double(rate) / Double(max(channel.count, 1))
+            }
+            let before = try tone()
+            #expect(abs(before - 440) < 30, "before: \(before) Hz")
+            try decoder.select([listed[0].id, listed[2].id])
+            try decoder.seek(to: 1, exact: true)
+            let heard = try tone()
+            #expect(abs(heard - 880) < 30, "after the selection: \(heard) Hz")
+            #expect(decoder.playingStream(.audio) == listed[2].id)
+        }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 extension PlaybackTests {
     /// Audio tracks: listed as ffprobe sees them, chosen by number or language, switched
-    /// in place while playing with no gap in the sound.
+    /// in place while playing with no gap in the sound; through either engine.
     @Suite(.serialized) struct AudioTrackTests {
         /// The tone's frequency in `samples` (interleaved stereo at 48 kHz), by counting
         /// upward zero crossings of the left channel.
@@ -25,12 +25,19 @@ extension PlaybackTests {
             return longest
         }
 
-        @Test func tracksAreListedAsFFprobeSeesThem() async throws {
+        private func configuration(_ engine: PlaybackEngineKind) -> Player.Configuration {
+            var configuration = Player.Configuration()
+            configuration.engine = .only(engine)
+            return configuration
+        }
+
+        @Test(arguments: PlaybackEngineKind.allCases) func tracksAreListedAsFFprobeSeesThem(engine: PlaybackEngineKind) async throws {
             let path = try Fixtures.twoAudioLanguages()
-            let player = Player.headless()
+            let player = Player.headless(configuration: configuration(engine))
             try await player.open(path)
             let tracks = player.tracks
             #expect(tracks.map(\.id) == ["video-1", "audio-1", "audio-2"])
+            #expect(tracks.map(\.codec) == ["h264", "aac", "aac"])
             let probe = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries",
                                                       "stream=index:stream_tags=language:stream_disposition=default", "-of", "csv=p=0", path])
             let expected = probe.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
@@ -40,11 +47,11 @@ extension PlaybackTests {
             player.stop()
         }
 
-        @Test(.timeLimit(.minutes(1))) func aTrackIsChosenByNumberOrLanguage() async throws {
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases) func aTrackIsChosenByNumberOrLanguage(engine: PlaybackEngineKind) async throws {
             let path = try Fixtures.twoAudioLanguages()
             for (request, expected) in [(TrackRequest.number(2), "fre"), (.automatic(languages: ["fr", "en"]), "fre"),
                                         (.automatic(languages: ["jpn"]), "eng"), (.automatic(), "eng")] {
-                var configuration = Player.Configuration()
+                var configuration = configuration(engine)
                 configuration.audioTrack = request
                 let audio = RecordingAudioOutput()
                 let player = Player(configuration: configuration, videoOutput: { nil }, audioOutput: { audio })
@@ -75,11 +82,11 @@ extension PlaybackTests {
 
         /// Switched while playing: the new tone within a moment, no gap in the sound over
         /// 100 ms (issue 17), the picture going on without a stall.
-        @Test(.timeLimit(.minutes(1))) func switchingWhilePlayingLeavesNoGap() async throws {
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases) func switchingWhilePlayingLeavesNoGap(engine: PlaybackEngineKind) async throws {
             let path = try Fixtures.twoAudioLanguages()
             let audio = RecordingAudioOutput()
             let video = RecordingVideoOutput()
-            let player = Player(videoOutput: { video }, audioOutput: { audio })
+            let player = Player(configuration: configuration(engine), videoOutput: { video }, audioOutput: { audio })
             try await player.open(path)
             player.play()
             #expect(await waitForPosition(player, 1.2))
@@ -93,7 +100,7 @@ extension PlaybackTests {
 
             let samples = audio.samples
             let gap = Double(longestSilence(samples)) / 48
-            print("audio track switch: longest silence \(String(format: "%.1f", gap)) ms, longest frame interval \(String(format: "%.0f", (player.statistics.longestFrameInterval ?? 0) * 1000)) ms")
+            print("\(engine): audio track switch: longest silence \(String(format: "%.1f", gap)) ms, longest frame interval \(String(format: "%.0f", (player.statistics.longestFrameInterval ?? 0) * 1000)) ms")
             #expect(gap < 100, "the sound stopped for \(gap) ms")
             #expect(abs(frequency(samples[(before - 48_000 / 5 * 2)..<before]) - 440) < 30, "English before")
             #expect(abs(frequency(samples.dropLast(48_000 / 10 * 2).suffix(48_000 / 5 * 2)) - 880) < 30, "French after")

@@ -184,12 +184,12 @@ extension PlaybackTests.PanoramaWindowTests {
     /// Headless, a 360° source is shown as a view as well: the tap and snapshots hold the
     /// view at --view-size, in any projection. The tapped frames of an equi-angular cubemap
     /// are v360's view of it, frame for frame; --projection flat hands over the source.
-    @Test(.timeLimit(.minutes(2))) func headlessTapsAndSnapshotsHoldTheView() throws {
+    @Test(.timeLimit(.minutes(2)), arguments: PlaybackEngineKind.allCases) func headlessTapsAndSnapshotsHoldTheView(engine: PlaybackEngineKind) throws {
         let source = try PanoRenderTests.projected("eac", making: "output=eac:w=768:h=512")
         let directory = try Paths.temporaryDirectory()
         let y4m = directory.appendingPathComponent("view.y4m").path, snapshot = directory.appendingPathComponent("view.png").path
         // In real time: an untimed player outruns the y4m writer, and the tap drops frames.
-        let result = try reel("play", "--headless", "--projection", "eac", "--yaw", "-60", "--pitch", "20", "--view-size", "320x180",
+        let result = try reel("play", "--headless", "--engine", engine.rawValue, "--projection", "eac", "--yaw", "-60", "--pitch", "20", "--view-size", "320x180",
                               "--tap", "y4m:\(y4m)", "--snapshot", "0.5:\(snapshot)", source, timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let view = PanoramaView(yaw: -60, pitch: 20, horizontalFOV: 90).squarePixels(width: 320, height: 180)
@@ -200,7 +200,7 @@ extension PlaybackTests.PanoramaWindowTests {
         #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "320,180", "snapshot \(size.stdout)")
 
         let flat = directory.appendingPathComponent("flat.y4m").path
-        let plain = try reel("play", "--headless", "--projection", "flat", "--tap", "y4m:\(flat)", source, timeout: 60)
+        let plain = try reel("play", "--headless", "--engine", engine.rawValue, "--projection", "flat", "--tap", "y4m:\(flat)", source, timeout: 60)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(try PanoRenderTests.hashes(flat) == (try PanoRenderTests.hashes(source)), "--projection flat taps the decoded pictures")
     }

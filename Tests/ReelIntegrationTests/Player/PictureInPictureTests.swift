@@ -1,4 +1,5 @@
 import Foundation
+import Reel
 import Testing
 
 extension PlaybackTests {
@@ -90,10 +91,11 @@ extension PlaybackTests {
 }
 
 extension PlaybackTests.PictureInPictureTests {
-    @Test(.timeLimit(.minutes(1))) func pipStartsInTheSmallWindow() throws {
+    @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases) func pipStartsInTheSmallWindow(engine: PlaybackEngineKind) throws {
         let display = try PlaybackTests.WindowTests.VirtualDisplay()
         defer { display.stop() }
-        let player = try BackgroundProcess(Paths.reel, ["play", "--pip", "--duration", "3", try Self.redThenBlue()], environment: ["DISPLAY": display.name])
+        let player = try BackgroundProcess(Paths.reel, ["play", "--pip", "--engine", engine.rawValue, "--duration", "3", try Self.redThenBlue()],
+                                           environment: ["DISPLAY": display.name])
         defer { player.stop() }
         _ = try #require(try display.window(titled: "picture-in-picture"), "no picture-in-picture window")
         #expect(try waitForWindows(display) { names in

@@ -28,27 +28,11 @@ final class SilentServer: @unchecked Sendable {
         return accepted.count
     }
 
-    /// Waits up to `timeout` seconds for `condition` on the connections accepted so far.
-    private func wait(timeout: Double, until condition: ([Int32]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if lock.withLock({ condition(accepted) }) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        } while Date() < deadline
-        return false
-    }
-
-    /// Whether a client connected within `timeout` seconds.
-    func waitForConnection(timeout: Double) -> Bool {
-        wait(timeout: timeout) { !$0.isEmpty }
-    }
-
-    /// Whether every client accepted has closed its end within `timeout` seconds (a read
-    /// finds the end of the stream).
-    func waitForClientsToHangUp(timeout: Double) -> Bool {
-        wait(timeout: timeout) { connections in
+    /// Whether every client accepted has closed its end (a read finds the end of the stream).
+    var clientsHaveHungUp: Bool {
+        lock.withLock {
             var byte: UInt8 = 0
-            return connections.allSatisfy { recv($0, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 }
+            return accepted.allSatisfy { recv($0, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 }
         }
     }
 

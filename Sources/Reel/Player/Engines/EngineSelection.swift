@@ -69,7 +69,7 @@ enum PlaybackEngines {
         let decision = configuration.engine.decision(for: url, head: head)
         emit(.engineChosen(decision))
         let bitrateCap = configuration.maximumVariantHeight.flatMap { height in
-            head.flatMap { String(data: $0, encoding: .utf8) }.flatMap { EnginePolicy.bitrateCap(forHeight: height, variants: EnginePolicy.hlsVariants($0)) }
+            head.flatMap { String(data: $0, encoding: .utf8) }.flatMap { EnginePolicy.bitrateCap(forHeight: height, variants: EnginePolicy.variants($0)) }
         }
         func open(in engine: PlaybackEngineKind) throws -> any PlaybackEngine {
             try Self.open(url, in: engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt, maximumBitrate: bitrateCap)

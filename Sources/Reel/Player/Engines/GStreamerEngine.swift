@@ -23,8 +23,9 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     private let pulling = ReadWriteLock()
     private let cancelled = LockedValue(false)
 
-    /// Stream indexes this engine gives its streams (GStreamer's collection has its own ids).
-    static let videoIndex = 0, audioIndex = 1
+    /// GStreamer's id of each stream in ``info``, by the index given it there (its place
+    /// among the collection's audio and video streams).
+    private let streamIDs: [String]
 
     /// The size of the pictures last queued (an adaptive stream's variant), video thread.
     private var lastSize: (width: Int, height: Int)?
@@ -44,7 +45,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         } catch {
             throw Self.inputError(error, url: url, timeout: timeout)
         }
-        info = Self.describe(decoder, url: url)
+        (info, streamIDs) = Self.describe(decoder, url: url)
     }
 
     /// GStreamer's failure to open `url` in the words the FFmpeg engine uses for the same
@@ -75,43 +76,68 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
-    /// The input as the shell needs it: its duration and the streams decoded.
-    private static func describe(_ decoder: GStreamerDecoder, url: String) -> MediaInfo {
-        var streams: [StreamDescription] = []
-        if let video = decoder.videoFormat {
-            var stream = StreamDescription(index: videoIndex, type: .video, codecName: "gstreamer", timeBase: Rational(1, 1_000_000_000))
-            stream.width = video.width
-            stream.height = video.height
-            stream.averageFrameRate = video.frameRate
-            stream.disposition = ["default": true]
-            streams.append(stream)
-        }
-        if let audio = decoder.audioFormat {
-            var stream = StreamDescription(index: audioIndex, type: .audio, codecName: "gstreamer", timeBase: Rational(1, 1_000_000_000))
-            stream.sampleRate = audio.sampleRate
-            stream.channels = audio.channels
-            stream.disposition = ["default": true]
-            streams.append(stream)
+    /// The input as the shell needs it: its duration and its audio and video streams as
+    /// GStreamer's stream collection lists them (the tracks), the ones decoded with the
+    /// format their sinks receive. Subtitle streams are not listed: this engine does not
+    /// decode them.
+    private static func describe(_ decoder: GStreamerDecoder, url: String) -> (MediaInfo, [String]) {
+        let listed = decoder.collection.filter { $0.type == .video || $0.type == .audio }
+        let playing = (video: decoder.playingStream(.video), audio: decoder.playingStream(.audio))
+        let (video, audio) = (decoder.videoFormat, decoder.audioFormat)
+        let streams = listed.enumerated().map { index, source in
+            var stream = StreamDescription(index: index, type: source.type, codecName: source.codec, timeBase: Rational(1, 1_000_000_000))
+            stream.disposition = ["default": source.isDefault]
+            stream.language = source.language
+            if let language = source.language { stream.tags["language"] = language }
+            if let title = source.title { stream.tags["title"] = title }
+            if source.type == .video {
+                let decoded = source.id == playing.video ? video : nil
+                stream.width = decoded?.width ?? source.width
+                stream.height = decoded?.height ?? source.height
+                stream.averageFrameRate = decoded?.frameRate
+            } else {
+                let decoded = source.id == playing.audio ? audio : nil
+                stream.sampleRate = decoded?.sampleRate ?? source.sampleRate
+                stream.channels = decoded?.channels ?? source.channels
+            }
+            return stream
         }
         let format = FormatDescription(url: url, name: "gstreamer", longName: "GStreamer uridecodebin3", startTime: 0,
-                                       duration: decoder.duration, size: nil, bitRate: nil, streamCount: streams.count, tags: [:])
-        return MediaInfo(format: format, chapters: [], streams: streams)
+                                       duration: decoder.duration, size: nil, bitRate: nil, streamCount: streams.count, tags: decoder.metadata)
+        return (MediaInfo(format: format, chapters: [], streams: streams), listed.map(\.id))
     }
 
     var kind: PlaybackEngineKind { .gstreamer }
     var framesAllocated: Int { 0 }
     var videoDecoder: (name: String, isHardware: Bool)? { decoder.videoDecoder }
 
+    /// The stream of `type` GStreamer decodes by default (the one the input marks).
     func bestStream(of type: MediaType) -> Int? {
-        info.streams.first { $0.type == type }?.index
+        if let playing = decoder.playingStream(type), let index = streamIDs.firstIndex(of: playing) { return index }
+        return info.streams.first { $0.type == type }?.index
     }
 
-    func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {}
+    /// An audio stream other than GStreamer's default is selected in its place, and a
+    /// flushing seek to the start drops what was decoded of the other.
+    func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {
+        guard let audioStream, streamIDs[audioStream] != decoder.playingStream(.audio) else { return }
+        try select(audio: audioStream)
+        try decoder.seek(to: 0, exact: true)
+    }
+
+    /// Plays audio stream `index` with the picture decoded now.
+    private func select(audio index: Int) throws {
+        guard streamIDs.indices.contains(index), info.streams[index].type == .audio else { throw DecodeError(.noSuchStream(.audio)) }
+        try decoder.select([decoder.playingStream(.video), streamIDs[index]].compactMap { $0 })
+    }
 
     func cancel() { cancelled.withLock { $0 = true } }
 
+    /// As the FFmpeg engine switches: the new stream is selected, and an exact seek to
+    /// the position starts the new timeline with it (GStreamer's decoder is reused).
     func switchAudio(to index: Int, in session: PlaybackSession, at position: Double) throws {
-        throw DecodeError(.noSuchStream(.audio))
+        try select(audio: index)
+        session.requestSeek(to: position, mode: .exact) { $0.audioStreamIndex = index }
     }
 
     func start(_ session: PlaybackSession, spawn: (String, @escaping @Sendable () -> Void) -> Void) {

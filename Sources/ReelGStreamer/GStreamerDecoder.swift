@@ -60,6 +60,9 @@ public final class GStreamerDecoder: @unchecked Sendable {
         }
         self.source = source
         reel_g_object_set_string(source, "uri", uri)
+        // A network input's buffer reports how full it is (BUFFERING messages); the player's
+        // shell, not GStreamer, still decides when playback waits for it.
+        if !uri.lowercased().hasPrefix("file:") { reel_g_object_set_boolean(source, "use-buffering", 1) }
         gst_bin_add(reel_gst_bin(pipeline), source)
         reel_gst_connect_pad_added(source, { element, pad, context in
             guard let pad, let context else { return }
@@ -119,6 +122,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
                 if !missing.contains(description) { missing.append(description) }
             }
             if type == GST_MESSAGE_TAG { noteTags(message) }
+            if type == GST_MESSAGE_BUFFERING { noteBuffering(message) }
             if type == GST_MESSAGE_STREAM_COLLECTION {
                 if let latestCollection { gst_object_unref(UnsafeMutableRawPointer(latestCollection)) }
                 gst_message_parse_stream_collection(message, &latestCollection)
@@ -150,15 +154,24 @@ public final class GStreamerDecoder: @unchecked Sendable {
     public struct Stream: Sendable {
         /// GStreamer's stream id, by which it is selected.
         public var id: String
+        /// Video, audio or subtitles.
         public var type: MediaType
         /// FFmpeg's name for the codec (`h264`, `aac`).
         public var codec: String
         /// The ISO 639-2 (bibliographic) code, as FFmpeg gives it (`eng`, `fre`).
         public var language: String?
+        /// The stream's title, when the input gives one.
         public var title: String?
         /// Whether the input marks it to be played by default.
         public var isDefault: Bool
-        public var width: Int?, height: Int?, sampleRate: Int?, channels: Int?
+        /// The picture's width, for video, as the stream's format states it.
+        public var width: Int?
+        /// The picture's height, for video.
+        public var height: Int?
+        /// Samples per second, for audio.
+        public var sampleRate: Int?
+        /// Channels, for audio.
+        public var channels: Int?
     }
 
     /// The input's streams, in the order of its stream collection (set once it is open).
@@ -262,9 +275,42 @@ public final class GStreamerDecoder: @unchecked Sendable {
         throw GStreamerError(fallback)
     }
 
+    /// How full a network input's buffer is (0–100) when GStreamer last said so, until taken.
+    private var bufferingPercent: Int?
+
+    /// The buffer's fill level GStreamer reported since the last call, if it did (network
+    /// inputs only).
+    public func takeBufferingProgress() -> Int? {
+        // An error found on the way goes back on the bus, for the frames' polls to throw.
+        if let error = popBusUntilError() { gst_bus_post(bus, error) }
+        return lock.withLock {
+            defer { bufferingPercent = nil }
+            return bufferingPercent
+        }
+    }
+
+    /// Pops the bus up to its first error, which it returns, noting the buffer's fill
+    /// level on the way; other messages are dropped (nothing else reads the bus while
+    /// playing, and a bus nobody pops keeps every message).
+    private func popBusUntilError() -> UnsafeMutablePointer<GstMessage>? {
+        let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_BUFFERING.rawValue)
+        while let message = gst_bus_pop_filtered(bus, wanted) {
+            if reel_gst_message_type(message) == GST_MESSAGE_ERROR { return message }
+            noteBuffering(message)
+            gst_message_unref(message)
+        }
+        return nil
+    }
+
+    private func noteBuffering(_ message: UnsafeMutablePointer<GstMessage>) {
+        var percent: gint = 0
+        gst_message_parse_buffering(message, &percent)
+        lock.withLock { bufferingPercent = Int(percent) }
+    }
+
     /// Throws the first error posted on the bus, if any.
     private func checkBus() throws(GStreamerError) {
-        guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return }
+        guard let message = popBusUntilError() else { return }
         defer { gst_message_unref(message) }
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?

@@ -35,6 +35,11 @@ public enum PlayerEvent: Sendable {
     /// An adaptive stream's pictures now come from another variant: its size, and the
     /// download bandwidth the demuxer measured (bits/s) when it switched.
     case variantChanged(width: Int, height: Int, bandwidth: Int?)
+    /// How full the GStreamer engine's network buffer is, 0 to 100, as GStreamer's elements
+    /// report it (playbin's buffering percentage). The FFmpeg engine reads into the shell's
+    /// own packet queues and reports none; whichever engine plays, the shell's
+    /// ``PlayerState/buffering`` state says when playback waits for data.
+    case bufferingProgress(percent: Int)
     /// A recording could not be written (a full disk): it stopped, playback goes on.
     case recordingFailed(PlayerError)
     /// Playback failed; the player is in the failed state.

@@ -178,10 +178,16 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     }
 
     /// Carries out the seeks the shell publishes: a flushing seek in the pipeline, then the
-    /// new timeline is the one frames are pulled for.
+    /// new timeline is the one frames are pulled for. Passes on GStreamer's buffering
+    /// percentage as it changes.
     private func followSeeks(_ session: PlaybackSession) {
         let control = session.control
+        var lastPercent: Int?
         while !isStopping(session) {
+            if let percent = decoder.takeBufferingProgress(), percent != lastPercent {
+                lastPercent = percent
+                session.emit(.bufferingProgress(percent: percent))
+            }
             let request = control.lock.withLock { () -> (PlaybackControl.Seek, Int)? in
                 if control.pendingSeek == nil && !control.aborted { control.lock.wait(seconds: 0.05) }
                 defer { control.pendingSeek = nil }

@@ -40,7 +40,7 @@ extension PlaybackTests {
             let session = Session(server: server, publisher: publisher, relay: relay, player: player, errors: errors)
             guard session.waitForLine(" shown ", count: 3, timeout: 20) != nil else {
                 session.stop()
-                throw TestSetupError("not playing through the relay: \(session.stderr); nginx: \(server.errorLog.suffix(400))")
+                throw TestSetupError("not playing through the relay: \(session.stderr); the relay: \(relay.relayFailures); nginx: \(server.errorLog.suffix(400))")
             }
             return session
         }

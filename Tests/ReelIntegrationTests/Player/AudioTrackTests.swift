@@ -65,6 +65,15 @@ extension PlaybackTests {
             }
         }
 
+        /// An application's stream index that names no audio stream is an error at open,
+        /// never a crash.
+        @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases) func anIndexThatIsNoAudioStreamIsAnError(engine: PlaybackEngineKind) async throws {
+            let path = try Fixtures.twoAudioLanguages()
+            let player = Player.headless(configuration: configuration(engine))
+            await #expect(throws: (any Error).self) { try await player.open(path, audioTrack: 7) }
+            player.stop()
+        }
+
         /// `reel play --aid` and `--alang`: a number that no track has is said once and the
         /// picture plays on; forms mpv does not take are refused.
         @Test(.timeLimit(.minutes(1))) func theCommandLineTakesMPVsTrackOptions() throws {

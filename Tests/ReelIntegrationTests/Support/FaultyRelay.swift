@@ -22,6 +22,16 @@ final class FaultyRelay: @unchecked Sendable {
     private var behaviour: Behaviour = .forwarding
     private var pairs: [(client: Int32, server: Int32)] = []
     private var stopped = false
+    private var failures: [String] = []
+
+    /// Why the relay itself ended connections (a failed connect, read or write, with its
+    /// errno), rather than one of the two ends closing.
+    var relayFailures: [String] { lock.withLock { failures } }
+
+    private func noteFailure(_ what: String) {
+        let reason = "\(what): \(String(cString: strerror(errno)))"
+        lock.withLock { failures.append(reason) }
+    }
 
     init(to upstreamPort: UInt16) throws {
         self.upstreamPort = upstreamPort
@@ -69,8 +79,13 @@ final class FaultyRelay: @unchecked Sendable {
     private func acceptConnections() {
         while true {
             let client = accept(listener.descriptor, nil, nil)
-            if client < 0 { return }
+            if client < 0 {
+                // A signal (a child process of another test ending) is not the listener's end.
+                if errno == EINTR { continue }
+                return
+            }
             guard let server = connectUpstream() else {
+                noteFailure("connecting to the server")
                 close(client)
                 continue
             }
@@ -90,6 +105,13 @@ final class FaultyRelay: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         if connected == 0 { return descriptor }
+        if errno == EINTR {
+            // Interrupted, the connection goes on being made: wait for it and read its outcome.
+            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            if poll(&poller, 1, 5000) == 1, getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 { return descriptor }
+        }
         close(descriptor)
         return nil
     }
@@ -124,6 +146,8 @@ final class FaultyRelay: @unchecked Sendable {
             // Limited, a read takes at most 20 ms of the link's capacity.
             let chunk = towardsClient ? lock.withLock { capacity.map { max(Int($0 / 8 / 50), 1024) } } ?? buffer.count : buffer.count
             let count = read(source, &buffer, min(chunk, buffer.count))
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { noteFailure("reading from the \(towardsClient ? "server" : "client")") }
             if count <= 0 { return }
             guard current == .forwarding else { continue }
             if towardsClient, let sendAt = lock.withLock({ () -> Double? in
@@ -138,7 +162,11 @@ final class FaultyRelay: @unchecked Sendable {
             var written = 0
             while written < count {
                 let sent = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + written, count - written, Int32(MSG_NOSIGNAL)) }
-                if sent <= 0 { return }
+                if sent < 0 && errno == EINTR { continue }
+                if sent <= 0 {
+                    noteFailure("writing to the \(towardsClient ? "client" : "server")")
+                    return
+                }
                 written += sent
             }
         }

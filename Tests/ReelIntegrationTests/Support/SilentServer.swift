@@ -15,7 +15,10 @@ final class SilentServer: @unchecked Sendable {
         let thread = Thread { [self] in
             while true {
                 let connection = accept(socketDescriptor, nil, nil)
-                if connection < 0 { return }
+                if connection < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
                 lock.lock(); accepted.append(connection); lock.unlock()
             }
         }

@@ -120,15 +120,22 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// An audio stream other than GStreamer's default is selected in its place, and a
     /// flushing seek to the start drops what was decoded of the other.
     func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {
-        guard let audioStream, streamIDs[audioStream] != decoder.playingStream(.audio) else { return }
+        guard let audioStream else { return }
+        guard try audioStreamID(audioStream) != decoder.playingStream(.audio) else { return }
         try select(audio: audioStream)
         try decoder.seek(to: 0, exact: true)
     }
 
+    /// GStreamer's id of audio stream `index`; an index that is not one (an application's,
+    /// or another engine's numbering) is an error.
+    private func audioStreamID(_ index: Int) throws -> String {
+        guard streamIDs.indices.contains(index), info.streams[index].type == .audio else { throw DecodeError(.noSuchStream(.audio)) }
+        return streamIDs[index]
+    }
+
     /// Plays audio stream `index` with the picture decoded now.
     private func select(audio index: Int) throws {
-        guard streamIDs.indices.contains(index), info.streams[index].type == .audio else { throw DecodeError(.noSuchStream(.audio)) }
-        try decoder.select([decoder.playingStream(.video), streamIDs[index]].compactMap { $0 })
+        try decoder.select([decoder.playingStream(.video), try audioStreamID(index)].compactMap { $0 })
     }
 
     func cancel() { cancelled.withLock { $0 = true } }

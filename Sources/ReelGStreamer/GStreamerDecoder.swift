@@ -24,6 +24,10 @@ public final class GStreamerDecoder: @unchecked Sendable {
         public static let video = Streams(rawValue: 1)
         /// The first audio stream.
         public static let audio = Streams(rawValue: 2)
+
+        init(video: Bool, audio: Bool) {
+            self = Streams(rawValue: (video ? Self.video.rawValue : 0) | (audio ? Self.audio.rawValue : 0))
+        }
     }
 
     private let pipeline: UnsafeMutablePointer<GstElement>
@@ -98,7 +102,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
         defer { if let latestCollection { gst_object_unref(UnsafeMutableRawPointer(latestCollection)) } }
         while true {
             if let linkFailure = lock.withLock({ linkFailure }) { throw GStreamerError(linkFailure) }
-            let linked = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
+            let linked = lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) }
             if let present, linked.isSuperset(of: present.intersection(wanted)) {
                 if present.isDisjoint(with: wanted) { throw GStreamerError(wanted == .audio ? "no audio stream" : wanted == .video ? "no video stream" : "no audio or video stream", kind: .noStreams) }
                 break
@@ -126,8 +130,10 @@ public final class GStreamerDecoder: @unchecked Sendable {
             if type == GST_MESSAGE_STREAM_COLLECTION {
                 if let latestCollection { gst_object_unref(UnsafeMutableRawPointer(latestCollection)) }
                 gst_message_parse_stream_collection(message, &latestCollection)
-                let types = latestCollection.map(Self.describe)?.map(\.type) ?? []
-                present = Streams(rawValue: (types.contains(.video) ? Streams.video.rawValue : 0) | (types.contains(.audio) ? Streams.audio.rawValue : 0))
+                let types = latestCollection.map { collection in
+                    (0..<gst_stream_collection_get_size(collection)).compactMap { gst_stream_collection_get_stream(collection, $0).map(Self.mediaType) }
+                } ?? []
+                present = Streams(video: types.contains(.video), audio: types.contains(.audio))
             }
             gst_message_unref(message)
         }
@@ -135,18 +141,14 @@ public final class GStreamerDecoder: @unchecked Sendable {
         let result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(max(deadline.timeIntervalSinceNow, 0) * 1e9))
         if result == GST_STATE_CHANGE_FAILURE { try failure("cannot open") }
         if result == GST_STATE_CHANGE_ASYNC { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut) }
-        // The tags posted while prerolling; an error among them stays for checkBus.
-        while let message = gst_bus_pop_filtered(bus, GstMessageType(rawValue: GST_MESSAGE_TAG.rawValue | GST_MESSAGE_ERROR.rawValue)) {
-            if reel_gst_message_type(message) == GST_MESSAGE_ERROR {
-                gst_bus_post(bus, message)
-                try failure("cannot open")
-            }
-            noteTags(message)
-            gst_message_unref(message)
+        // The tags posted while prerolling; an error among them goes back for checkBus.
+        if let error = popBusUntilError(notingTags: true) {
+            gst_bus_post(bus, error)
+            try failure("cannot open")
         }
         let described = latestCollection.map(Self.describe) ?? []
         lock.withLock { collection = described }
-        decodes = lock.withLock { Streams(rawValue: (videoSink == nil ? 0 : Streams.video.rawValue) | (audioSink == nil ? 0 : Streams.audio.rawValue)) }
+        decodes = lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) }
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try failure("cannot play") }
     }
 
@@ -213,13 +215,16 @@ public final class GStreamerDecoder: @unchecked Sendable {
         }
     }
 
-    private static func describe(_ stream: UnsafeMutablePointer<GstStream>) -> Stream? {
-        guard let id = gst_stream_get_stream_id(stream) else { return nil }
+    private static func mediaType(of stream: UnsafeMutablePointer<GstStream>) -> MediaType {
         let kinds = gst_stream_get_stream_type(stream).rawValue
-        let type: MediaType = kinds & GST_STREAM_TYPE_VIDEO.rawValue != 0 ? .video
+        return kinds & GST_STREAM_TYPE_VIDEO.rawValue != 0 ? .video
             : kinds & GST_STREAM_TYPE_AUDIO.rawValue != 0 ? .audio
             : kinds & GST_STREAM_TYPE_TEXT.rawValue != 0 ? .subtitle : .unknown
-        var described = Stream(id: String(cString: id), type: type, codec: "gstreamer",
+    }
+
+    private static func describe(_ stream: UnsafeMutablePointer<GstStream>) -> Stream? {
+        guard let id = gst_stream_get_stream_id(stream) else { return nil }
+        var described = Stream(id: String(cString: id), type: mediaType(of: stream), codec: "gstreamer",
                                isDefault: gst_stream_get_stream_flags(stream).rawValue & GST_STREAM_FLAG_SELECT.rawValue != 0)
         if let tags = gst_stream_get_tags(stream) {
             defer { gst_tag_list_unref(tags) }
@@ -290,13 +295,15 @@ public final class GStreamerDecoder: @unchecked Sendable {
     }
 
     /// Pops the bus up to its first error, which it returns, noting the buffer's fill
-    /// level on the way; other messages are dropped (nothing else reads the bus while
-    /// playing, and a bus nobody pops keeps every message).
-    private func popBusUntilError() -> UnsafeMutablePointer<GstMessage>? {
-        let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_BUFFERING.rawValue)
-        while let message = gst_bus_pop_filtered(bus, wanted) {
-            if reel_gst_message_type(message) == GST_MESSAGE_ERROR { return message }
-            noteBuffering(message)
+    /// level on the way, and the input's tags while opening (`notingTags`); other messages
+    /// are dropped (nothing else reads the bus while playing, and a bus nobody pops keeps
+    /// every message).
+    private func popBusUntilError(notingTags: Bool = false) -> UnsafeMutablePointer<GstMessage>? {
+        let wanted = GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_BUFFERING.rawValue | (notingTags ? GST_MESSAGE_TAG.rawValue : 0)
+        while let message = gst_bus_pop_filtered(bus, GstMessageType(rawValue: wanted)) {
+            let type = reel_gst_message_type(message)
+            if type == GST_MESSAGE_ERROR { return message }
+            if type == GST_MESSAGE_TAG { noteTags(message) } else { noteBuffering(message) }
             gst_message_unref(message)
         }
         return nil

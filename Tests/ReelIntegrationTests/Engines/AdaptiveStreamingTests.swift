@@ -98,9 +98,7 @@ extension PlaybackTests {
             let events = EventLog(player)
             try await player.open(url)
             player.play()
-            let deadline = Date().addingTimeInterval(40)
-            while (video.shown.last?.pts ?? 0) < 10, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect((video.shown.last?.pts ?? 0) >= 10, "10 s not played within 40 s")
+            #expect(await events.wait(timeout: 40) { if case .time(let position) = $0 { position >= 10 } else { false } }, "10 s not played within 40 s")
             let statistics = player.statistics
             player.stop()
             return (video.shown, events.all, statistics)

@@ -5,13 +5,28 @@ import Foundation
 final class SilentServer: @unchecked Sendable {
     let port: UInt16
     private let socketDescriptor: Int32
-    private var accepted: [Int32] = []
+    /// Connections open now; each is closed by its reader thread.
+    private var open: Set<Int32> = []
+    private var acceptedTotal = 0
     private let lock = NSLock()
+
+    /// What happened on the server, with when it happened (the server's own threads note the
+    /// time: a waiter may resume much later on a loaded machine).
+    enum Event: Sendable, Equatable {
+        case accepted(at: Date)
+        /// A client closed its end of a connection.
+        case hungUp(at: Date)
+    }
+
+    /// The server's events, in order, from its start (for one listener).
+    let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
 
     init() throws {
         let listener = try Socket.listening()
         socketDescriptor = listener.descriptor
         port = listener.port
+        (events, continuation) = AsyncStream.makeStream()
         let thread = Thread { [self] in
             while true {
                 let connection = accept(socketDescriptor, nil, nil)
@@ -19,30 +34,41 @@ final class SilentServer: @unchecked Sendable {
                     if errno == EINTR { continue }
                     return
                 }
-                lock.lock(); accepted.append(connection); lock.unlock()
+                lock.withLock {
+                    open.insert(connection)
+                    acceptedTotal += 1
+                }
+                continuation.yield(.accepted(at: Date()))
+                Thread { [self] in readUntilTheEnd(of: connection) }.start()
             }
         }
         thread.start()
     }
 
-    /// Connections accepted so far.
-    var acceptedCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return accepted.count
-    }
-
-    /// Whether every client accepted has closed its end (a read finds the end of the stream).
-    var clientsHaveHungUp: Bool {
-        lock.withLock {
-            var byte: UInt8 = 0
-            return accepted.allSatisfy { recv($0, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 }
+    /// Reads what a client sends, saying nothing, until it hangs up (or the server stops).
+    private func readUntilTheEnd(of connection: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count > 0 || (count < 0 && errno == EINTR) { continue }
+            if count == 0 { continuation.yield(.hungUp(at: Date())) }
+            lock.withLock {
+                open.remove(connection)
+                close(connection)
+            }
+            return
         }
     }
+
+    /// Connections accepted so far.
+    var acceptedCount: Int { lock.withLock { acceptedTotal } }
 
     func stop() {
         shutdown(socketDescriptor, Int32(SHUT_RDWR))
         close(socketDescriptor)
-        lock.lock(); accepted.forEach { close($0) }; lock.unlock()
+        // Wakes the readers, which close their connections.
+        lock.withLock { open.forEach { shutdown($0, Int32(SHUT_RDWR)) } }
+        continuation.finish()
     }
 
     /// A listening socket on loopback, on a port of the system's choosing.

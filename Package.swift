@@ -5,7 +5,18 @@ let package = Package(
     name: "Reel",
     platforms: [.macOS(.v15)],
     products: [
+        // The umbrella: every library product below, re-exported.
         .library(name: "Reel", targets: ["Reel"]),
+        // Player, probe, decode, frame tap, outputs; FFmpeg and GStreamer engines.
+        .library(name: "ReelPlayer", targets: ["ReelPlayer"]),
+        // Reel's RTP receiver (transports, SRTP); the only product with SwiftNIO and AsyncHTTPClient.
+        .library(name: "ReelRTP", targets: ["ReelRTP"]),
+        // Real-time H.264/H.265 encoding to files, RTP, RTMP, SRT.
+        .library(name: "ReelEncoding", targets: ["ReelEncoding"]),
+        // Tencent's VAP alpha animations.
+        .library(name: "ReelVAP", targets: ["ReelVAP"]),
+        // 360° video: the viewport output and equirectangular export.
+        .library(name: "ReelPanorama", targets: ["ReelPanorama"]),
         .library(name: "ReelCore", targets: ["ReelCore"]),
         .library(name: "ReelSDL", targets: ["ReelSDL"]),
         .executable(name: "reel", targets: ["reel"]),
@@ -46,11 +57,16 @@ let package = Package(
             dependencies: ["ReelCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")]
         ),
 
-        // Layer 3: the public API.
+        // Layer 3: the public API, a product per domain (see the architecture page).
         .target(
-            name: "Reel",
+            name: "ReelPlayer",
+            dependencies: ["ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles", "CSocket", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "ReelRTPLoader"),
+        .target(
+            name: "ReelRTP",
             dependencies: [
-                "ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles", "CSRTP", "CSocket",
+                "ReelPlayer", "ReelRTPLoader", "CSRTP", "CSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -58,6 +74,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        .target(name: "ReelEncoding", dependencies: ["ReelPlayer", "CSocket"]),
+        .target(name: "ReelVAP", dependencies: ["ReelPlayer"]),
+        .target(name: "ReelPanorama", dependencies: ["ReelPlayer"]),
+        .target(name: "Reel", dependencies: ["ReelPlayer", "ReelRTP", "ReelEncoding", "ReelVAP", "ReelPanorama"]),
 
         // Layer 4: the command line.
         .executableTarget(
@@ -73,16 +93,17 @@ let package = Package(
         // Benchmarks that compare Reel with its peers in one process.
         .executableTarget(name: "reel-bench", dependencies: ["Reel", "ReelCore"]),
 
-        // Examples: small programs on the public API alone, built and run by the tests.
-        .executableTarget(name: "example-player", dependencies: ["Reel", "ReelSDL"], path: "Examples/Player"),
-        .executableTarget(name: "example-rtp-recorder", dependencies: ["Reel"], path: "Examples/RTPRecorder"),
-        .executableTarget(name: "example-vap-greeting", dependencies: ["Reel"], path: "Examples/VAPGreeting"),
-        .executableTarget(name: "example-camera-rtp", dependencies: ["Reel"], path: "Examples/CameraToRTP"),
-        .executableTarget(name: "example-luma-histogram", dependencies: ["Reel"], path: "Examples/LumaHistogram"),
+        // Examples: small programs on the public API alone, built and run by the tests; each
+        // depends on the one product it needs.
+        .executableTarget(name: "example-player", dependencies: ["ReelPlayer", "ReelSDL"], path: "Examples/Player"),
+        .executableTarget(name: "example-rtp-recorder", dependencies: ["ReelRTP"], path: "Examples/RTPRecorder"),
+        .executableTarget(name: "example-vap-greeting", dependencies: ["ReelVAP"], path: "Examples/VAPGreeting"),
+        .executableTarget(name: "example-camera-rtp", dependencies: ["ReelEncoding"], path: "Examples/CameraToRTP"),
+        .executableTarget(name: "example-luma-histogram", dependencies: ["ReelPlayer"], path: "Examples/LumaHistogram"),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         .testTarget(name: "ReelIntegrationTests", dependencies: [
-            "Reel", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram",
+            "Reel", "ReelPlayer", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram",
         ]),
     ],
     swiftLanguageModes: [.v6]

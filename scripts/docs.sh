@@ -13,14 +13,20 @@ out=${1:-.build/docs}
 graphs=.build/symbol-graphs
 bash scripts/build-tests.sh >&2
 mkdir -p "$out"
+parts="ReelPlayer ReelRTP ReelEncoding ReelVAP ReelPanorama"
 for target in ReelCore Reel ReelSDL; do
-  # A catalog sees its module's graph and the extensions it makes to others' types.
+  # A catalog sees its module's graph and the extensions it makes to others' types; the
+  # umbrella Reel's are those of the products it re-exports, under its name.
   own=$(mktemp -d)
-  for graph in "$graphs/$target.symbols.json" "$graphs/$target"@*.symbols.json; do [ -e "$graph" ] && cp "$graph" "$own/"; done
+  if [ "$target" = Reel ]; then
+    python3 scripts/lib/merge-symbol-graphs.py "$graphs" "$own" Reel $parts
+  else
+    for graph in "$graphs/$target.symbols.json" "$graphs/$target"@*.symbols.json; do [ -e "$graph" ] && cp "$graph" "$own/"; done
+  fi
   rm -rf "$out/$target.doccarchive"
   docc convert "Sources/$target/$target.docc" --additional-symbol-graph-dir "$own" --output-path "$out/$target.doccarchive" \
     --fallback-display-name "$target" --fallback-bundle-identifier "$target" --analyze --warnings-as-errors
   rm -rf "$own"
 done
-# Reel re-exports ReelFFmpeg and ReelText, so their public symbols are Reel's API too.
+# The products re-export ReelFFmpeg, ReelGStreamer and ReelText, so their public symbols are API too.
 python3 scripts/undocumented-symbols.py "$graphs"

@@ -12,7 +12,8 @@ import os
 import sys
 
 directory = sys.argv[1]
-modules = sys.argv[2:] or ["ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles", "Reel", "ReelSDL"]
+modules = sys.argv[2:] or ["ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles",
+                              "ReelPlayer", "ReelRTP", "ReelEncoding", "ReelVAP", "ReelPanorama", "ReelSDL"]
 if not os.path.isdir(directory):
     print(f"no symbol graphs in {directory}", file=sys.stderr)
     sys.exit(2)

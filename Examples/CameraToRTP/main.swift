@@ -4,7 +4,7 @@
 //   example-camera-rtp rtp://127.0.0.1:5004 stream.sdp SECONDS
 // The camera is Reel's synthetic one (a moving test picture with a frame counter).
 import Foundation
-import Reel
+import ReelEncoding
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let seconds = Int(arguments[3]), seconds > 0 else {

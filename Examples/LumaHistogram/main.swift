@@ -5,7 +5,7 @@
 // as it decodes); a consumer too slow for it loses frames, counted at the end, rather than
 // holding playback up.
 import Foundation
-import Reel
+import ReelPlayer
 
 guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: example-luma-histogram FILE_OR_URL\n".utf8))

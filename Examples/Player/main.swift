@@ -2,7 +2,7 @@
 //   example-player FILE_OR_URL [--headless]
 // Space pauses, the arrows seek and Q quits in the window; the events go to standard output.
 import Foundation
-import Reel
+import ReelPlayer
 import ReelSDL
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -3,7 +3,7 @@
 //   example-rtp-recorder camera.sdp out.mp4 [IDLE_SECONDS]
 // It stops when nothing has arrived for IDLE_SECONDS (default 2) after the first packet.
 import Foundation
-import Reel
+import ReelRTP
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {

@@ -2,7 +2,7 @@
 // avatar fused into a VAP file's text and image sources, written as PNGs with alpha.
 //   example-vap-greeting gift.mp4 "Name" avatar.png out-dir
 import Foundation
-import Reel
+import ReelVAP
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5 else {

@@ -1,6 +1,7 @@
-// The public face of Reel: the core media model and the FFmpeg-backed inputs and
-// decoders, with the async facades built on them.
-@_exported import ReelCore
-@_exported import ReelFFmpeg
-@_exported import ReelGStreamer
-@_exported import ReelText
+// Everything Reel's library does, for those who want all of it: the player core and the
+// products beside it. Each product can be depended on alone (see the architecture page).
+@_exported import ReelPlayer
+@_exported import ReelRTP
+@_exported import ReelEncoding
+@_exported import ReelVAP
+@_exported import ReelPanorama

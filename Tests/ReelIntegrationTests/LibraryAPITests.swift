@@ -167,4 +167,17 @@ import Testing
         #expect(lines.contains("#dimensions 0: 321x241"))
         #expect(lines.filter { !$0.hasPrefix("#") }.count == 25)
     }
+
+    /// Linking ReelRTP is what makes an SDP file Reel's receiver's: it registers at the
+    /// player core's source seam when loaded; the core never imports it. An input it does
+    /// not claim (a file, an SDP that is not there) is left to the engines.
+    @Test func linkingReelRTPRegistersItsReceiverForSDPFiles() throws {
+        let directory = try Paths.temporaryDirectory()
+        let sdp = directory.appendingPathComponent("camera.sdp").path
+        try "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=camera\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=video 5004 RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\n"
+            .write(toFile: sdp, atomically: true, encoding: .utf8)
+        #expect(PlaybackSources.provider(for: sdp) != nil)
+        #expect(PlaybackSources.provider(for: directory.appendingPathComponent("absent.sdp").path) == nil)
+        #expect(PlaybackSources.provider(for: Fixtures.named("hevc-aac.mp4").path) == nil)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Reel
+import Reel
+@testable import ReelPlayer
 import Testing
 
 extension PlaybackTests {

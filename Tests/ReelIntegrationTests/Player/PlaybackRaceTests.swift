@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-@testable import Reel
+import Reel
+@testable import ReelPlayer
 import Testing
 
 extension PlaybackTests {

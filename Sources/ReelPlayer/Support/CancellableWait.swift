@@ -4,7 +4,7 @@ import ReelCore
 /// at once when the waiting task is cancelled: a cancelled caller is never held by a
 /// player, a receiver or an encoder that goes on working. A result that comes after the
 /// cancellation is dropped.
-func waitCancellably<Value: Sendable>(_ register: (@escaping @Sendable (Value) -> Void) -> Void) async -> Value? {
+package func waitCancellably<Value: Sendable>(_ register: (@escaping @Sendable (Value) -> Void) -> Void) async -> Value? {
     let resumer = OnceResumer<Value>()
     return await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in

@@ -79,8 +79,9 @@ enum PlaybackEngines {
         } catch {
             guard configuration.engine.fallsBack, canFallBack(after: error, url: url) else { throw error }
             let other: PlaybackEngineKind = decision.engine == .ffmpeg ? .gstreamer : .ffmpeg
-            // An SDP is Reel's own receiver's; GStreamer has nothing to add.
-            if other == .gstreamer && url.lowercased().hasSuffix(".sdp") { throw error }
+            // An input a linked product receives itself (an SDP with ReelRTP) is that
+            // product's; GStreamer has nothing to add.
+            if other == .gstreamer && PlaybackSources.provider(for: url) != nil { throw error }
             emit(.engineFallback(from: decision.engine, to: other, reason: "\(error)"))
             do {
                 return try open(in: other)

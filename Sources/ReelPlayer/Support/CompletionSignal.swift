@@ -3,15 +3,17 @@ import ReelCore
 /// The end of a thread's work, which others wait for: actions registered before it run
 /// when it comes, actions registered after run at once. A receiver and a VAP player each
 /// have one for their thread.
-final class CompletionSignal: @unchecked Sendable {
+package final class CompletionSignal: @unchecked Sendable {
+    package init() {}
+
     private let lock = ConditionLock()
     private var done = false
     private var actions: [@Sendable () -> Void] = []
 
-    var isDone: Bool { lock.withLock { done } }
+    package var isDone: Bool { lock.withLock { done } }
 
     /// The work is done: runs the waiting actions, once.
-    func signal() {
+    package func signal() {
         let waiting = lock.withLock { () -> [@Sendable () -> Void] in
             guard !done else { return [] }
             done = true
@@ -23,7 +25,7 @@ final class CompletionSignal: @unchecked Sendable {
     }
 
     /// Runs `action` when the work is done, at once if it is.
-    func whenDone(_ action: @escaping @Sendable () -> Void) {
+    package func whenDone(_ action: @escaping @Sendable () -> Void) {
         let now = lock.withLock {
             if !done { actions.append(action) }
             return done
@@ -32,17 +34,17 @@ final class CompletionSignal: @unchecked Sendable {
     }
 
     /// Blocks the calling thread (never one of the concurrency pool's) until the work is done.
-    func block() {
+    package func block() {
         lock.withLock { while !done { lock.wait() } }
     }
 
     /// Waits until the work is done.
-    func wait() async {
+    package func wait() async {
         await withCheckedContinuation { continuation in whenDone { continuation.resume() } }
     }
 
     /// Waits until the work is done, or returns early when the waiting task is cancelled.
-    func waitCancellably() async {
-        _ = await Reel.waitCancellably { done in whenDone { done(()) } }
+    package func waitCancellably() async {
+        _ = await ReelPlayer.waitCancellably { done in whenDone { done(()) } }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Runs blocking work (FFmpeg I/O, decoding) on a thread of its own, never on Swift's
 /// cooperative pool, and bridges its result to `async` callers.
-enum BlockingThread {
-    static func run<Result: Sendable>(name: String, _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+package enum BlockingThread {
+    package static func run<Result: Sendable>(name: String, _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 continuation.resume(with: Swift.Result { try work() })
@@ -14,7 +14,7 @@ enum BlockingThread {
     }
 
     /// Starts `work` on its own thread and returns at once.
-    static func start(name: String, _ work: @escaping @Sendable () -> Void) {
+    package static func start(name: String, _ work: @escaping @Sendable () -> Void) {
         let thread = Thread(block: work)
         thread.name = name
         thread.start()

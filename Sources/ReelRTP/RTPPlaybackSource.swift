@@ -7,8 +7,8 @@ import ReelFFmpeg
 /// `reel play stream.sdp` and `Player.open("stream.sdp")` use Reel's jitter buffer,
 /// depacketizers, SRTP and transports rather than FFmpeg's RTP demuxer.
 final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
-    let url: String
-    private(set) var info: MediaInfo
+    package let url: String
+    package private(set) var info: MediaInfo
     private let description: SessionDescription
     private let receiver: RTPReceiver
     private let lock = ConditionLock()
@@ -101,15 +101,15 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
         }
     }
 
-    func bestStream(of type: MediaType) -> Int? { type == .video ? 0 : nil }
+    package func bestStream(of type: MediaType) -> Int? { type == .video ? 0 : nil }
 
-    func makeDecoder(streamIndex: Int, options: DecoderOptions, framePool: FramePool) throws -> Decoder {
+    package func makeDecoder(streamIndex: Int, options: DecoderOptions, framePool: FramePool) throws -> Decoder {
         let stream = info.streams[0]
         return try Decoder(videoCodec: stream.codecName, configuration: [], width: stream.width ?? 0, height: stream.height ?? 0,
                            timeBase: stream.timeBase, options: options, framePool: framePool)
     }
 
-    func readPacket() throws -> Packet? {
+    package func readPacket() throws -> Packet? {
         let waitingSince = monotonicSeconds()
         let next: AccessUnit? = try lock.withLock {
             while pending.isEmpty {
@@ -131,11 +131,11 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
                       data: UnsafeRawBufferPointer(start: storage.bytes.baseAddress, count: annexB.count), owner: storage)
     }
 
-    func seek(to time: MediaTime) throws {
+    package func seek(to time: MediaTime) throws {
         throw InputError(.other, operation: .seek, url: url, detail: "a live RTP stream cannot seek")
     }
 
-    func cancel() {
+    package func cancel() {
         lock.withLock {
             cancelled = true
             lock.broadcast()

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Each library product built alone, from scratch, optimised (issue 22): users pay only for
+# what they import. For every product, `swift build --product` in an empty build directory,
+# timed, with the modules it compiled; only ReelRTP and the umbrella Reel may compile
+# SwiftNIO, NIOSSL, AsyncHTTPClient or BoringSSL. Then a throwaway package whose only
+# dependency is the ReelPlayer product (scripts/products/main.swift: probe a file, play it
+# headless with a frame tap), built from scratch, timed, run, and its frame count compared
+# with ffprobe's. Long (minutes per product): not part of the test command.
+#   bash scripts/check-products.sh                    # every product
+#   PRODUCTS="ReelPlayer" bash scripts/check-products.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+root=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+heavy='^(NIO|NIOCore|NIOPosix|NIOSSL|NIOHTTP1|NIOHTTP2|AsyncHTTPClient|CNIOBoringSSL)$'
+products=${PRODUCTS:-ReelCore ReelPlayer ReelRTP ReelEncoding ReelVAP ReelPanorama ReelSDL Reel}
+failed=0
+
+# The Swift and C modules a build directory holds, one per line.
+modules_built() {
+  { ls "$1/release/Modules" 2>/dev/null | sed -n 's/\.swiftmodule$//p'
+    ls -d "$1"/release/*.build 2>/dev/null | xargs -n1 basename | sed 's/\.build$//'; } | sort -u
+}
+
+printf "| %-13s | %8s | %-7s | %s |\n" product seconds modules "SwiftNIO, NIOSSL, AsyncHTTPClient, BoringSSL"
+for product in $products; do
+  build=$work/build-$product
+  # Resolved first: the time is compiling, not cloning.
+  swift package resolve --build-path "$build" >/dev/null
+  start=$(date +%s.%N)
+  if ! swift build -c release --product "$product" --build-path "$build" > "$work/$product.log" 2>&1; then
+    echo "check-products: $product does not build alone:" >&2; grep -m 20 'error:' "$work/$product.log" >&2; failed=1; continue
+  fi
+  seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
+  heavy_found=$(modules_built "$build" | grep -E "$heavy" | tr '\n' ' ' || true)
+  count=$(modules_built "$build" | wc -l)
+  printf "| %-13s | %8s | %-7s | %s |\n" "$product" "$seconds" "$count" "${heavy_found:-none}"
+  case $product in
+    ReelRTP|Reel) [ -n "$heavy_found" ] || { echo "check-products: $product was expected to compile NIO" >&2; failed=1; } ;;
+    *) [ -z "$heavy_found" ] || { echo "check-products: $product compiled $heavy_found" >&2; failed=1; } ;;
+  esac
+  rm -rf "$build"
+done
+
+# A new user's package on the player product alone.
+user=$work/player-only
+mkdir -p "$user/Sources/PlayerOnly"
+cp scripts/products/main.swift "$user/Sources/PlayerOnly/main.swift"
+cat > "$user/Package.swift" <<SWIFT
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "PlayerOnly",
+    dependencies: [.package(name: "Reel", path: "$root")],
+    targets: [.executableTarget(name: "PlayerOnly", dependencies: [.product(name: "ReelPlayer", package: "Reel")])]
+)
+SWIFT
+(cd "$user" && swift package resolve >/dev/null)
+start=$(date +%s.%N)
+(cd "$user" && swift build -c release > "$work/player-only.log" 2>&1) || { echo "check-products: the player-only package does not build:" >&2; grep -m 20 'error:' "$work/player-only.log" >&2; exit 1; }
+seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
+heavy_found=$(modules_built "$user/.build" | grep -E "$heavy" | tr '\n' ' ' || true)
+echo "player-only package: built from scratch in ${seconds} s, $(modules_built "$user/.build" | wc -l) modules, heavy: ${heavy_found:-none}"
+[ -z "$heavy_found" ] || { echo "check-products: the player-only package compiled $heavy_found" >&2; failed=1; }
+
+clip=$work/clip.mp4
+ffmpeg -v error -f lavfi -i testsrc2=size=320x240:rate=25 -f lavfi -i sine=frequency=440 -t 2 -c:v libx264 -c:a aac "$clip"
+expected=$(ffprobe -v error -select_streams v -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "$clip")
+seen=$("$user/.build/release/PlayerOnly" "$clip")
+echo "player-only package ran: $seen (ffprobe: $expected frames)"
+[ "$seen" = "streams 2 frames $expected" ] || { echo "check-products: expected 'streams 2 frames $expected'" >&2; failed=1; }
+exit $failed

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Each library product built alone, from scratch, optimised (issue 22): users pay only for
-# what they import. For every product, `swift build --product` in an empty build directory,
+# what they import. For every product, its target (`swift build --target`: `--product` of
+# an automatic library product builds the whole package) in an empty build directory,
 # timed, with the modules it compiled; only ReelRTP and the umbrella Reel may compile
 # SwiftNIO, NIOSSL, AsyncHTTPClient or BoringSSL. Then a throwaway package whose only
 # dependency is the ReelPlayer product (scripts/products/main.swift: probe a file, play it
@@ -18,19 +19,22 @@ heavy='^(NIO|NIOCore|NIOPosix|NIOSSL|NIOHTTP1|NIOHTTP2|AsyncHTTPClient|CNIOBorin
 products=${PRODUCTS:-ReelCore ReelPlayer ReelRTP ReelEncoding ReelVAP ReelPanorama ReelSDL Reel}
 failed=0
 
-# The Swift and C modules a build directory holds, one per line.
+# The modules a build directory compiled, one per line: Swift modules, and targets with
+# object files (SwiftPM makes a folder for every target of the graph while planning).
 modules_built() {
   { ls "$1/release/Modules" 2>/dev/null | sed -n 's/\.swiftmodule$//p'
-    ls -d "$1"/release/*.build 2>/dev/null | xargs -n1 basename | sed 's/\.build$//'; } | sort -u
+    for dir in "$1"/release/*.build; do
+      if [ -n "$(find "$dir" -name '*.o' -print -quit 2>/dev/null)" ]; then basename "$dir" .build; fi
+    done; } | sort -u
 }
 
 printf "| %-13s | %8s | %-7s | %s |\n" product seconds modules "SwiftNIO, NIOSSL, AsyncHTTPClient, BoringSSL"
 for product in $products; do
   build=$work/build-$product
   # Resolved first: the time is compiling, not cloning.
-  swift package resolve --build-path "$build" >/dev/null
+  swift package resolve --build-path "$build" >/dev/null 2>&1
   start=$(date +%s.%N)
-  if ! swift build -c release --product "$product" --build-path "$build" > "$work/$product.log" 2>&1; then
+  if ! swift build -c release --target "$product" --build-path "$build" > "$work/$product.log" 2>&1; then
     echo "check-products: $product does not build alone:" >&2; grep -m 20 'error:' "$work/$product.log" >&2; failed=1; continue
   fi
   seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
@@ -57,7 +61,7 @@ let package = Package(
     targets: [.executableTarget(name: "PlayerOnly", dependencies: [.product(name: "ReelPlayer", package: "Reel")])]
 )
 SWIFT
-(cd "$user" && swift package resolve >/dev/null)
+(cd "$user" && swift package resolve >/dev/null 2>&1)
 start=$(date +%s.%N)
 (cd "$user" && swift build -c release > "$work/player-only.log" 2>&1) || { echo "check-products: the player-only package does not build:" >&2; grep -m 20 'error:' "$work/player-only.log" >&2; exit 1; }
 seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')

@@ -57,7 +57,10 @@ let package = Package(
             dependencies: ["ReelCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")]
         ),
 
-        // Layer 3: the public API, a product per domain (see the architecture page).
+        // Layer 3: the public API, a product per domain (see the architecture page). Each
+        // target names every module it imports, re-exported or not: SwiftPM rebuilds a target
+        // when a direct dependency's module changes, and a change to ReelFFmpeg's layouts
+        // alone left targets that reached it through ReelPlayer stale (they crashed).
         .target(
             name: "ReelPlayer",
             dependencies: ["ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles", "CSocket", .product(name: "Logging", package: "swift-log")]
@@ -66,7 +69,7 @@ let package = Package(
         .target(
             name: "ReelRTP",
             dependencies: [
-                "ReelPlayer", "ReelRTPLoader", "CSRTP", "CSocket",
+                "ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelRTPLoader", "CSRTP", "CSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -74,9 +77,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        .target(name: "ReelEncoding", dependencies: ["ReelPlayer", "CSocket"]),
-        .target(name: "ReelVAP", dependencies: ["ReelPlayer"]),
-        .target(name: "ReelPanorama", dependencies: ["ReelPlayer"]),
+        .target(name: "ReelEncoding", dependencies: ["ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelText", "CSocket"]),
+        .target(name: "ReelVAP", dependencies: ["ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelText"]),
+        .target(name: "ReelPanorama", dependencies: ["ReelPlayer", "ReelCore", "ReelFFmpeg"]),
         .target(name: "Reel", dependencies: ["ReelPlayer", "ReelRTP", "ReelEncoding", "ReelVAP", "ReelPanorama"]),
 
         // Layer 4: the command line.
@@ -85,13 +88,16 @@ let package = Package(
             dependencies: [
                 "Reel",
                 "ReelSDL",
+                "ReelPlayer",
+                "ReelCore",
+                "ReelFFmpeg",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // Benchmarks that compare Reel with its peers in one process.
-        .executableTarget(name: "reel-bench", dependencies: ["Reel", "ReelCore"]),
+        .executableTarget(name: "reel-bench", dependencies: ["Reel", "ReelPlayer", "ReelCore", "ReelFFmpeg", "CFFmpeg"]),
 
         // Examples: small programs on the public API alone, built and run by the tests; each
         // depends on the one product it needs.
@@ -103,7 +109,7 @@ let package = Package(
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         .testTarget(name: "ReelIntegrationTests", dependencies: [
-            "Reel", "ReelPlayer", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram",
+            "Reel", "ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelGStreamer", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram",
         ]),
     ],
     swiftLanguageModes: [.v6]

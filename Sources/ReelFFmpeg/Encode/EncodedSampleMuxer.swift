@@ -79,6 +79,9 @@ public final class EncodedSampleMuxer {
         let muxerName = String(cString: context.pointee.oformat.pointee.name)
         let fragmentedMP4 = fragmented && (muxerName.contains("mp4") || muxerName.contains("mov"))
         if fragmentedMP4 { av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0) }
+        // A video PES whose length is written ends with its last byte; without it (FFmpeg's
+        // default) a receiver knows a picture is whole only when the next one starts.
+        if muxerName == "mpegts" { av_dict_set(&options, "omit_video_pes_length", "0", 0) }
         code = avformat_write_header(context, &options)
         guard code >= 0 else { throw OutputError(path, "cannot write the header (\(FFmpegLog.lastError ?? ffmpegErrorText(code)))") }
         packet = av_packet_alloc()

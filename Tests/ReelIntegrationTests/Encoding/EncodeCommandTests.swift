@@ -91,6 +91,42 @@ extension PlaybackTests {
             #expect(repeatedTypes.filter { $0 == (codec == "h264" ? 7 : 33) }.count == 2, "an SPS before each of the two keyframes")
         }
 
+        /// MPEG-TS out of `reel encode` (what it sends over SRT, UDP and TCP) gives each video
+        /// PES its length, so a receiver hands a picture on when its last byte comes rather
+        /// than when the next picture starts: every video PES length read from the 188-byte
+        /// packets equals the bytes that follow it (or is 0 when they do not fit its 16 bits),
+        /// and ffmpeg decodes the file without an error.
+        @Test func transportStreamVideoPESCarryTheirLength() throws {
+            let path = try Self.output("lengths.ts")
+            let result = try reel("encode", "-i", try EncodeOracle.source720p(seconds: 2), "--bitrate", "2M", "--gop", "30", "-o", path)
+            #expect(result.status == 0, "\(result.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(bytes.count % 188 == 0 && bytes.first == 0x47)
+            // (declared length, payload bytes seen) per video PES, in order.
+            var pes: [(declared: Int, seen: Int)] = []
+            var videoPID: Int?
+            for start in stride(from: 0, to: bytes.count - 187, by: 188) {
+                let packet = bytes[start..<start + 188]
+                let pid = Int(packet[start + 1] & 0x1F) << 8 | Int(packet[start + 2])
+                let unitStart = packet[start + 1] & 0x40 != 0
+                let adaptation = packet[start + 3] >> 4 & 0x3
+                guard adaptation & 1 != 0 else { continue }
+                let payload = adaptation == 3 ? start + 5 + Int(packet[start + 4]) : start + 4
+                guard payload < start + 188 else { continue }
+                if unitStart, packet[payload] == 0, packet[payload + 1] == 0, packet[payload + 2] == 1, packet[payload + 3] & 0xF0 == 0xE0 {
+                    videoPID = pid
+                    pes.append((Int(packet[payload + 4]) << 8 | Int(packet[payload + 5]), start + 188 - payload - 6))
+                } else if pid == videoPID, !pes.isEmpty {
+                    pes[pes.count - 1].seen += start + 188 - payload
+                }
+            }
+            #expect(pes.count == 60, "\(pes.count) video PES")
+            // The field has 16 bits: a bigger PES (a large keyframe) says 0, "unbounded".
+            #expect(pes.allSatisfy { $0.seen > 0xFFFF ? $0.declared == 0 : $0.declared == $0.seen }, "\(pes.filter { $0.declared != $0.seen }.prefix(3))")
+            #expect(pes.filter { $0.declared > 0 }.count >= 55, "\(pes.map(\.seen))")
+            #expect(try EncodeOracle.decodingErrors(path).isEmpty)
+        }
+
         /// Each NAL unit's first byte and the length of the start code before it, found by
         /// scanning for 00 00 01 independently of Reel.
         static func unitsWithStartCodeLengths(_ bytes: [UInt8]) -> [(firstByte: UInt8, startCodeLength: Int)] {

@@ -22,32 +22,57 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
     static let pendingLimit = 512
     private let idleTimeout: Double?
 
+    /// Tells the sender to stop (an RTSP session's TEARDOWN), after the receiver stopped.
+    private let ending: (@Sendable () -> Void)?
+    /// A server's stream (RTSP) is opened again when lost; a raw RTP session is not.
+    package let reopensWhenLost: Bool
+
+    /// Receives the stream an SDP file describes.
     /// - Parameter latency: the receiver's jitter allowance; its default when nil.
-    init(sdpPath: String, timeout: Double?, latency: Double? = nil) throws {
-        url = sdpPath
-        idleTimeout = timeout
+    convenience init(sdpPath: String, timeout: Double?, latency: Double? = nil) throws {
         guard let data = FileManager.default.contents(atPath: sdpPath), data.count <= 1 << 20 else {
             throw InputError(.notFound, operation: .open, url: sdpPath)
         }
+        let description: SessionDescription
         do {
             description = try SessionDescription(parsing: String(decoding: data, as: UTF8.self))
         } catch {
             throw InputError(.invalidData, operation: .open, url: sdpPath, detail: "\(error)")
         }
-        timeline = ContinuousTimeline(clockRate: description.clockRate)
         var configuration = RTPReceiver.Configuration(description: description)
         configuration.waitForKeyframe = true
         if let latency { configuration.latency = latency }
-        receiver = try RTPReceiver(configuration: configuration)
+        try self.init(url: sdpPath, receiver: try RTPReceiver(configuration: configuration), format: ("rtp", "RTP (Reel's receiver)"), timeout: timeout)
+    }
+
+    /// Receives with `receiver`; `started` runs once it receives (an RTSP PLAY), `ending`
+    /// once it stopped (a server's session, which a live player opens again when lost).
+    init(url: String, receiver: RTPReceiver, format: (name: String, longName: String), timeout: Double?,
+         started: () throws -> Void = {}, ending: (@Sendable () -> Void)? = nil) throws {
+        self.url = url
+        reopensWhenLost = ending != nil
+        idleTimeout = timeout
+        description = receiver.configuration.description
+        self.receiver = receiver
+        self.ending = ending
+        timeline = ContinuousTimeline(clockRate: description.clockRate)
         var stream = StreamDescription(index: 0, type: .video, codecName: description.codec == .h264 ? "h264" : "hevc", timeBase: Rational(1, description.clockRate))
-        let format = FormatDescription(url: sdpPath, name: "rtp", longName: "RTP (Reel's receiver)", startTime: 0, duration: nil,
+        let format = FormatDescription(url: url, name: format.name, longName: format.longName, startTime: 0, duration: nil,
                                        size: nil, bitRate: nil, streamCount: 1, tags: [:])
         info = MediaInfo(format: format, chapters: [], streams: [stream])
-        try startReceiving()
+        do {
+            try startReceiving()
+            try started()
+        } catch {
+            receiver.stopSynchronously()
+            ending?()
+            throw error
+        }
         // The picture size from the first keyframe's sequence parameter set.
         guard let first = waitForFirstUnit(timeout: timeout) else {
             receiver.stopSynchronously()
-            throw InputError(.timedOut(seconds: timeout ?? 0), operation: .open, url: sdpPath, detail: "no keyframe arrived from \(receiver.configuration.transport.label)")
+            ending?()
+            throw InputError(.timedOut(seconds: timeout ?? 0), operation: .open, url: url, detail: "no keyframe arrived from \(receiver.configuration.transport.label)")
         }
         if let size = Self.pictureSize(first, codec: description.codec) {
             stream.width = size.width
@@ -56,7 +81,10 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
         info.streams = [stream]
     }
 
-    deinit { receiver.stopSynchronously() }
+    deinit {
+        receiver.stopSynchronously()
+        ending?()
+    }
 
     private func startReceiving() throws {
         let started = DispatchSemaphore(value: 0)

@@ -84,13 +84,19 @@ public final class RTPReceiver: @unchecked Sendable {
 
     /// Prepares the transport and, for SRTP, the keys; nothing is received before
     /// ``start(_:)`` or ``accessUnits()``. Throws for an invalid configuration or key.
-    public init(configuration: Configuration) throws {
+    public convenience init(configuration: Configuration) throws {
+        try self.init(configuration: configuration, transport: RTPTransports.make(configuration.transport))
+    }
+
+    /// A receiver reading `transport` (an RTSP connection's interleaved packets), which
+    /// stands for `configuration.transport` in what it reports.
+    init(configuration: Configuration, transport: any RTPTransport) throws {
         self.configuration = configuration
         jitter = JitterBuffer(configuration: try .init(latency: configuration.latency, maxPackets: configuration.maxPackets,
                                                        clockRate: configuration.description.clockRate))
         depacketizer = try RTPVideoDepacketizer(description: configuration.description, options: .init(waitForKeyframe: configuration.waitForKeyframe))
         srtp = try (configuration.crypto ?? configuration.description.crypto.first).map { try SRTPSession(crypto: $0) }
-        transport = RTPTransports.make(configuration.transport)
+        self.transport = transport
         polled = transport as? any PolledRTPTransport
         batchInterval = min(Self.longestBatchInterval, configuration.latency / 4)
     }

@@ -45,6 +45,14 @@ public struct FrameMD5: ~Copyable {
         return finish()
     }
 
+    /// The MD5 of `text`'s UTF-8 bytes, as 32 hex digits (an RTSP digest's hashes).
+    public mutating func hash(_ text: String) -> String {
+        av_md5_init(context)
+        var bytes = Array(text.utf8)
+        av_md5_update(context, &bytes, Int(bytes.count))
+        return finish()
+    }
+
     private func finish() -> String {
         var digest = [UInt8](repeating: 0, count: 16)
         av_md5_final(context, &digest)

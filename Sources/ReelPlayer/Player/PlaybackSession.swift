@@ -28,9 +28,8 @@ final class PlaybackSession: @unchecked Sendable {
     let openedAt: Double
     /// Played live: latency kept on target (``keepLiveLatency()``).
     let isLive: Bool
-    /// Opened again when it ends or fails: a live input FFmpeg reads. Reel's RTP receiver
-    /// follows a sender's restart itself, and its end is the silence of `--timeout`.
-    var isReconnectable: Bool { isLive && demuxer is Demuxer }
+    /// Opened again when it ends or fails: a live input from a server (``PlaybackSource/reopensWhenLost``).
+    var isReconnectable: Bool { isLive && demuxer?.reopensWhenLost == true }
     private let testHooks: PlaybackTestHooks
     private let displayThread: DisplayThread
 

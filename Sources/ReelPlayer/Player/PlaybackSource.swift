@@ -14,6 +14,10 @@ package protocol PlaybackSource: AnyObject {
     func seek(to time: MediaTime) throws
     /// Wakes a blocked read, which then fails.
     func cancel()
+    /// Whether a live player opens it again when it ends or fails: a server's stream, not
+    /// a raw RTP session (whose receiver follows a sender's restart itself, and whose end
+    /// is the silence of `--timeout`).
+    var reopensWhenLost: Bool { get }
 }
 
 extension Demuxer: PlaybackSource {
@@ -22,6 +26,8 @@ extension Demuxer: PlaybackSource {
     }
 
     package func cancel() { interrupt.cancel() }
+
+    package var reopensWhenLost: Bool { true }
 }
 
 /// Inputs that a product linked beside the player receives itself, so that the player
@@ -30,11 +36,13 @@ extension Demuxer: PlaybackSource {
 package struct PlaybackSourceProvider: Sendable {
     /// Whether this provider, rather than an engine, opens `url`.
     package let claims: @Sendable (_ url: String) -> Bool
-    /// Opens a claimed input; `liveTarget` is the latency a live player keeps.
-    package let open: @Sendable (_ url: String, _ options: DemuxOptions, _ liveTarget: Double?) throws -> any PlaybackSource
+    /// Opens a claimed input; `liveTarget` is the latency a live player keeps. Nil when,
+    /// having looked, the provider leaves it to FFmpeg after all (an RTSP presentation
+    /// with sound).
+    package let open: @Sendable (_ url: String, _ options: DemuxOptions, _ liveTarget: Double?) throws -> (any PlaybackSource)?
 
     package init(claims: @escaping @Sendable (String) -> Bool,
-                 open: @escaping @Sendable (String, DemuxOptions, Double?) throws -> any PlaybackSource) {
+                 open: @escaping @Sendable (String, DemuxOptions, Double?) throws -> (any PlaybackSource)?) {
         self.claims = claims
         self.open = open
     }
@@ -57,8 +65,8 @@ package enum PlaybackSources {
     /// linked); anything else goes to FFmpeg. `interrupt` cancels FFmpeg's open and reads
     /// from any thread.
     static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController, liveTarget: Double? = nil) throws -> any PlaybackSource {
-        if let provider = provider(for: url) {
-            return try provider.open(url, options, liveTarget)
+        if let provider = provider(for: url), let source = try provider.open(url, options, liveTarget) {
+            return source
         }
         return try Demuxer(url: url, options: options, interrupt: interrupt)
     }

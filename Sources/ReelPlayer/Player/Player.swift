@@ -93,6 +93,7 @@ public final class Player: @unchecked Sendable {
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0
         statistics.engine = session.engine.kind
+        statistics.input = session.engine.info.format.longName
         if let adaptive = session.engine as? GStreamerEngine, let bandwidth = adaptive.decoder.adaptiveBandwidth {
             statistics.adaptiveBandwidth = bandwidth
             statistics.variant = adaptive.currentVariant

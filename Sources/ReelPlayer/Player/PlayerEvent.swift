@@ -100,6 +100,9 @@ public struct PlayerError: Error, Sendable, CustomStringConvertible {
 public struct PlayerStatistics: Sendable, Codable {
     /// The engine decoding the input (``Player/Configuration/engine``).
     public var engine: PlaybackEngineKind?
+    /// What reads the input: the demuxer's long name (`QuickTime / MOV`, `RTSP input`), or
+    /// Reel's own receiver (`RTSP (Reel's client and RTP receiver, UDP)`).
+    public var input: String?
     /// What decodes the video: FFmpeg's decoder (`h264`) or GStreamer's element
     /// (`avdec_h264`), with ` (hardware)` when it decodes on hardware.
     public var videoDecoder: String?

@@ -43,6 +43,9 @@ extension PlaybackTests {
 
             var open: String { "rtsp://127.0.0.1:\(port)/clip" }
             var secured: String { "rtsp://127.0.0.1:\(port + 1)/clip" }
+            /// The same file's video alone, which Reel's own RTSP client receives.
+            var video: String { "rtsp://127.0.0.1:\(port)/video" }
+            var securedVideo: String { "rtsp://127.0.0.1:\(port + 1)/video" }
 
             /// Ends the server at once (SIGKILL), as a crash would.
             func kill() { process?.kill() }
@@ -82,6 +85,51 @@ extension PlaybackTests {
             let report = try JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any]
             let shown = (report?["statistics"] as? [String: Any])?["frames_shown"] as? Int ?? 0
             #expect(shown >= 45, "\(shown) of 50 frames shown over RTP/UDP on loopback")
+            // Video and sound: FFmpeg's RTSP demuxer reads it, not Reel's client (video alone).
+            #expect((report?["statistics"] as? [String: Any])?["input"] as? String == "RTSP input")
+        }
+
+        /// `reel play --live off --tap` of `url`: its exit, its report's input, and the
+        /// tapped pictures' MD5s (ffmpeg's framemd5 of the y4m written).
+        private func playAndTap(_ url: String, _ options: [String]) throws -> (status: Int32, stderr: String, input: String?, hashes: [Substring]) {
+            let tap = try Paths.temporaryDirectory().appendingPathComponent("tap.y4m").path
+            let played = try Processes.run(Paths.reel, ["play", "--headless", "--stats", "--live", "off", "--timeout", "2", "--tap", "y4m:\(tap)"] + options + [url], timeout: 60)
+            let report = try? JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any]
+            let tapped = FileManager.default.fileExists(atPath: tap)
+                ? hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", tap, "-f", "framemd5", "-"]).stdout) : []
+            return (played.status, played.stderr, (report?["statistics"] as? [String: Any])?["input"] as? String, tapped)
+        }
+
+        /// One H.264 stream and nothing else: Reel's own client (DESCRIBE, SETUP, PLAY) feeds
+        /// its RTP receiver, over TCP and over UDP, and every picture equals ffmpeg's decode of
+        /// the file the server sends (B-frames included).
+        @Test(.timeLimit(.minutes(2)), arguments: ["tcp", "udp"])
+        func reelsClientReceivesEveryPictureOfAVideoOnlyStream(over transport: String) throws {
+            let file = try Self.clip()
+            let server = try Server(serving: file)
+            defer { server.stop() }
+            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let played = try playAndTap(server.video, ["--rtsp-transport", transport])
+            #expect(played.status == 0, "\(played.stderr)")
+            #expect(played.input == "RTSP (Reel's client and RTP receiver, \(transport == "tcp" ? "interleaved TCP" : "UDP"))")
+            #expect(played.hashes == expected, "\(played.hashes.count) pictures received of \(expected.count)")
+        }
+
+        /// Digest authentication in Reel's client: no credentials and wrong ones end in the
+        /// 401 line at once (no retry storm, the password masked); the right ones play.
+        @Test(.timeLimit(.minutes(2))) func reelsClientAnswersDigestAuthentication() throws {
+            let file = try Self.clip()
+            let server = try Server(serving: file)
+            defer { server.stop() }
+            let refused = try reel("play", "--headless", server.securedVideo, timeout: 30)
+            #expect(refused.status == 1 && refused.stderr.contains("the server wants credentials it was not given, or refused them (401)"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("reconnecting"))
+            let wrong = try reel("play", "--headless", "--user", "viewer", "--password", "guess", server.securedVideo, timeout: 30)
+            #expect(wrong.status == 1 && wrong.stderr.contains("viewer:***@") && !wrong.stderr.contains("guess") && wrong.stderr.contains("(401)"), "\(wrong.stderr)")
+            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let played = try playAndTap(server.securedVideo, ["--user", "viewer", "--password", "s3cr@t"])
+            #expect(played.status == 0, "\(played.stderr)")
+            #expect(played.input?.hasPrefix("RTSP (Reel's client") == true && played.hashes == expected, "\(played.hashes.count) of \(expected.count)")
         }
 
         @Test(.timeLimit(.minutes(2))) func credentialsAreAskedForAndTakenFromTheOptions() throws {
@@ -98,9 +146,27 @@ extension PlaybackTests {
             #expect(hashes(received.stdout) == expected, "\(hashes(received.stdout).count) pictures received of \(expected.count)")
         }
     
-        /// The server killed and started again on its port while a player plays over TCP:
-        /// playback resumes within 2 s of the server being back.
-        @Test(.timeLimit(.minutes(2))) func aServerKilledAndStartedAgainIsPlayedAgain() throws {
+        /// Peers that are no RTSP server: one that accepts and says nothing (the timeout),
+        /// one that answers in HTTP; each ends in one line, exit 1, without retrying.
+        @Test(.timeLimit(.minutes(1))) func reelsClientLeavesASilentOrForeignServerInOneLine() throws {
+            let silent = try SilentServer()
+            defer { silent.stop() }
+            let started = Date()
+            let quiet = try reel("play", "--headless", "--timeout", "1", "rtsp://127.0.0.1:\(silent.port)/video", timeout: 30)
+            let waited = Date().timeIntervalSince(started)
+            #expect(quiet.status == 1 && quiet.stderr.split(separator: "\n").count == 1 && quiet.stderr.contains("no answer within 1 s"), "\(quiet.stderr)")
+            #expect(waited < 6, "\(waited) s")
+            let http = try ScriptedHTTPServer(serving: try Self.clip(), fraction: 1, then: .hangUp)
+            defer { http.stop() }
+            let foreign = try reel("play", "--headless", "--timeout", "1", "rtsp://127.0.0.1:\(http.port)/video", timeout: 30)
+            #expect(foreign.status == 1 && foreign.stderr.split(separator: "\n").count == 1 && foreign.stderr.contains("not RTSP"), "\(foreign.stderr)")
+        }
+
+        /// The server killed and started again on its port while a player plays: playback
+        /// resumes within 2 s of the server being back, through FFmpeg (video and sound) and
+        /// through Reel's client (video alone, over TCP and UDP).
+        @Test(.timeLimit(.minutes(2)), arguments: [("clip", "tcp"), ("video", "tcp"), ("video", "udp")])
+        func aServerKilledAndStartedAgainIsPlayedAgain(mount: String, transport: String) throws {
             let file = try Fixtures.made("rtsp-clip-30s.mp4", [
                 "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=30",
                 "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac"])
@@ -108,7 +174,8 @@ extension PlaybackTests {
             defer { server.stop() }
             let directory = try Paths.temporaryDirectory()
             let errors = directory.appendingPathComponent("stderr.txt").path
-            let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--rtsp-transport", "tcp", server.open], errorPath: errors)
+            let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--rtsp-transport", transport, "rtsp://127.0.0.1:\(server.port)/\(mount)"],
+                                               errorPath: errors)
             defer { player.stop() }
             Thread.sleep(forTimeInterval: 3)
             server.kill()
@@ -121,7 +188,7 @@ extension PlaybackTests {
                 Thread.sleep(forTimeInterval: 0.02)
             }
             let seconds = try #require(resumed, "not played again: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")").timeIntervalSince(back)
-            print(String(format: "RTSP server killed and started again: playing again %.2f s after it was back", seconds))
+            print(String(format: "RTSP server killed and started again (/%@ over %@): playing again %.2f s after it was back", mount, transport, seconds))
             #expect(seconds < 2)
             #expect(player.isRunning)
         }

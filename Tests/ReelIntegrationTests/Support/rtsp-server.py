@@ -1,5 +1,5 @@
 # RTSP servers on gst-rtsp-server for the tests: serve FILE (MP4, H.264 + AAC) on
-# loopback as /clip, to anyone on PORT and to USER:PASSWORD alone (digest authentication)
+# loopback as /clip (and its video alone as /video), to anyone on PORT and to USER:PASSWORD alone (digest authentication)
 # on PORT + 1, over RTP/UDP or TCP-interleaved as the client asks. Prints "ready" once
 # both listen. (One server cannot do both: an anonymous client's default token makes it
 # answer 404, not the 401 that asks a client for its credentials.)
@@ -24,10 +24,11 @@ if path.startswith("rtp:"):
     launch = (f"( udpsrc port={rtp_port} buffer-size=4194304 caps=\"application/x-rtp,media=video,clock-rate=90000,"
               f"encoding-name=H264,payload=96,sprop-parameter-sets=(string)\\\"{parameter_sets}\\\"\" "
               "! rtph264depay ! rtph264pay name=pay0 pt=96 )")
+    video_launch = launch
 else:
-    launch = (f"( filesrc location={path} ! qtdemux name=d "
-              "d.video_0 ! queue ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1 "
-              "d.audio_0 ! queue ! aacparse ! rtpmp4gpay name=pay1 pt=97 )")
+    video = f"filesrc location={path} ! qtdemux name=d d.video_0 ! queue ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1"
+    video_launch = f"( {video} )"
+    launch = f"( {video} d.audio_0 ! queue ! aacparse ! rtpmp4gpay name=pay1 pt=97 )"
 
 
 
@@ -35,17 +36,19 @@ def serve(service, auth):
     server = GstRtspServer.RTSPServer.new()
     server.set_address("127.0.0.1")
     server.set_service(service)
-    media = GstRtspServer.RTSPMediaFactory.new()
-    media.set_launch(launch)
-    media.set_protocols(GstRtsp.RTSPLowerTrans.UDP | GstRtsp.RTSPLowerTrans.TCP)
     if auth:
         server.set_auth(auth)
-        permissions = GstRtspServer.RTSPPermissions()
-        permissions.add_role("user")
-        permissions.add_permission_for_role("user", "media.factory.access", True)
-        permissions.add_permission_for_role("user", "media.factory.construct", True)
-        media.set_permissions(permissions)
-    server.get_mount_points().add_factory("/clip", media)
+    for mount, description in (("/clip", launch), ("/video", video_launch)):
+        media = GstRtspServer.RTSPMediaFactory.new()
+        media.set_launch(description)
+        media.set_protocols(GstRtsp.RTSPLowerTrans.UDP | GstRtsp.RTSPLowerTrans.TCP)
+        if auth:
+            permissions = GstRtspServer.RTSPPermissions()
+            permissions.add_role("user")
+            permissions.add_permission_for_role("user", "media.factory.access", True)
+            permissions.add_permission_for_role("user", "media.factory.construct", True)
+            media.set_permissions(permissions)
+        server.get_mount_points().add_factory(mount, media)
     if server.attach(None) == 0:
         sys.exit(f"rtsp-server: cannot listen on 127.0.0.1:{service}")
     return server

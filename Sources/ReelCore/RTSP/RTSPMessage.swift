@@ -1,0 +1,130 @@
+import Foundation
+
+/// A request an RTSP client sends (RFC 2326): a method, a URL and headers; `CSeq` is added
+/// when it is written.
+public struct RTSPRequest: Sendable, Equatable {
+    public var method: String
+    public var url: String
+    /// Headers in the order written, names as given.
+    public var headers: [(name: String, value: String)]
+
+    public init(_ method: String, _ url: String, headers: [(name: String, value: String)] = []) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+    }
+
+    /// The request's bytes, numbered `sequence`.
+    public func serialized(sequence: Int) -> [UInt8] {
+        var text = "\(method) \(url) RTSP/1.0\r\nCSeq: \(sequence)\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        return Array((text + "\r\n").utf8)
+    }
+
+    public static func == (lhs: RTSPRequest, rhs: RTSPRequest) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 }
+    }
+}
+
+/// A server's response: status, headers (names lowercased) and body.
+public struct RTSPResponse: Sendable, Equatable {
+    public var status: Int
+    public var reason: String
+    /// Header values by lowercased name; a repeated header keeps every value, in order.
+    public var headers: [String: [String]]
+    public var body: [UInt8]
+
+    public init(status: Int, reason: String, headers: [String: [String]] = [:], body: [UInt8] = []) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of header `name` (any case).
+    public func header(_ name: String) -> String? { headers[name.lowercased()]?.first }
+
+    /// The `CSeq` it answers.
+    public var sequence: Int? { header("CSeq").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+}
+
+/// What arrives on an RTSP connection: responses, and once playing over TCP, RTP and RTCP
+/// packets interleaved between them (`$`, channel, 16-bit length, packet).
+public enum RTSPConnectionItem: Sendable, Equatable {
+    case response(RTSPResponse)
+    case interleaved(channel: UInt8, packet: [UInt8])
+}
+
+/// Cuts the bytes of an RTSP connection into responses and interleaved packets, as they
+/// arrive in chunks of any size. Sizes are capped: a header block above 64 KiB or a body
+/// above 1 MiB is an error, as is a line that is neither.
+public struct RTSPConnectionParser: Sendable {
+    public static let maxHeaderBytes = 64 * 1024
+    public static let maxBodyBytes = 1 << 20
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    public init() {}
+
+    /// Adds bytes as they arrive.
+    public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        if start > 0 && start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next whole item, or nil until more bytes arrive.
+    public mutating func next() throws(RTPError) -> RTSPConnectionItem? {
+        guard start < buffer.count else { return nil }
+        if buffer[start] == 0x24 {   // "$"
+            guard buffer.count - start >= 4 else { return nil }
+            let length = Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
+            guard buffer.count - start - 4 >= length else { return nil }
+            let item = RTSPConnectionItem.interleaved(channel: buffer[start + 1], packet: Array(buffer[start + 4..<start + 4 + length]))
+            start += 4 + length
+            return item
+        }
+        guard let headerEnd = headerEnd() else {
+            if buffer.count - start > Self.maxHeaderBytes { throw RTPError("an RTSP header block larger than \(Self.maxHeaderBytes) bytes") }
+            if buffer.count - start >= 5, !buffer[start..<start + 5].elementsEqual("RTSP/".utf8) {
+                throw RTPError("the server sent something that is not RTSP")
+            }
+            return nil
+        }
+        let head = String(decoding: buffer[start..<headerEnd], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n").flatMap { $0.components(separatedBy: "\n") }
+        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
+        guard statusLine.count >= 2, statusLine[0].hasPrefix("RTSP/"), let status = Int(statusLine[1]), (100...999).contains(status) else {
+            throw RTPError("the server sent something that is not RTSP")
+        }
+        var headers: [String: [String]] = [:]
+        for line in lines where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { throw RTPError("an RTSP header without a colon: \(line.prefix(80))") }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name, default: []].append(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        let bodyLength = headers["content-length"]?.first.flatMap { Int($0) } ?? 0
+        guard (0...Self.maxBodyBytes).contains(bodyLength) else { throw RTPError("an RTSP body of \(bodyLength) bytes (at most \(Self.maxBodyBytes))") }
+        let bodyStart = headerEnd + (buffer[headerEnd] == 0x0D ? 4 : 2)
+        guard buffer.count - bodyStart >= bodyLength else { return nil }
+        let body = Array(buffer[bodyStart..<bodyStart + bodyLength])
+        start = bodyStart + bodyLength
+        return .response(RTSPResponse(status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "", headers: headers, body: body))
+    }
+
+    /// Where the blank line that ends the headers begins (CRLF CRLF, or LF LF).
+    private func headerEnd() -> Int? {
+        var index = start
+        let limit = min(buffer.count, start + Self.maxHeaderBytes + 4)
+        while index + 1 < limit {
+            if buffer[index] == 0x0A && buffer[index + 1] == 0x0A { return index }
+            if index + 3 < buffer.count, buffer[index] == 0x0D, buffer[index + 1] == 0x0A, buffer[index + 2] == 0x0D, buffer[index + 3] == 0x0A {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+}

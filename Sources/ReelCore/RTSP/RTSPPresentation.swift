@@ -1,0 +1,161 @@
+import Foundation
+
+/// What a DESCRIBE answer offers (its SDP): the media, each with its type, encoding and
+/// control URL, and the video stream as Reel's RTP receiver takes it.
+public struct RTSPPresentation: Sendable {
+    public struct Media: Sendable, Equatable {
+        /// `video`, `audio`, `application`…
+        public var type: String
+        /// The first payload type's encoding (`H264`, `MPEG4-GENERIC`), when mapped.
+        public var encoding: String?
+        /// The URL a SETUP of this stream goes to.
+        public var control: String
+    }
+
+    public var media: [Media]
+    /// The first video stream, when it is H.264 or H.265.
+    public var video: SessionDescription?
+    /// The URL the aggregate PLAY goes to.
+    public var aggregateControl: String
+
+    /// Reads `sdp`, resolving control URLs against `base` (the answer's Content-Base, or
+    /// the URL described).
+    public init(sdp: String, base: String) throws(RTPError) {
+        var media: [Media] = []
+        var sessionControl: String?
+        var current: (type: String, types: [UInt8], maps: [UInt8: String], control: String?)?
+        func close() {
+            guard let current else { return }
+            let encoding = current.types.lazy.compactMap { current.maps[$0] }.first
+            media.append(Media(type: current.type, encoding: encoding, control: Self.resolve(current.control ?? "", base: base)))
+        }
+        for rawLine in sdp.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            guard line.count >= 2, line.dropFirst().first == "=" else { continue }
+            let value = line.dropFirst(2)
+            if line.first == "m" {
+                close()
+                let fields = value.split(separator: " ")
+                current = (String(fields.first ?? ""), fields.dropFirst(3).compactMap { UInt8($0) }, [:], nil)
+            } else if line.first == "a" {
+                if value.hasPrefix("control:") {
+                    let control = value.dropFirst("control:".count).trimmingCharacters(in: .whitespaces)
+                    if current != nil { current?.control = control } else { sessionControl = control }
+                } else if value.hasPrefix("rtpmap:"), current != nil {
+                    let parts = value.dropFirst("rtpmap:".count).split(separator: " ", maxSplits: 1)
+                    if parts.count == 2, let type = UInt8(parts[0]) {
+                        current?.maps[type] = parts[1].split(separator: "/").first.map { $0.uppercased() }
+                    }
+                }
+            }
+        }
+        close()
+        guard !media.isEmpty else { throw RTPError("the RTSP server described no media (no m= line)") }
+        self.media = media
+        aggregateControl = Self.resolve(sessionControl ?? "", base: base)
+        video = try? SessionDescription(parsing: sdp)
+    }
+
+    /// A control attribute as an absolute URL: `*` or nothing is the base itself, an
+    /// absolute URL stays, anything else is relative to the base.
+    static func resolve(_ control: String, base: String) -> String {
+        if control.isEmpty || control == "*" { return base }
+        if control.lowercased().hasPrefix("rtsp://") || control.lowercased().hasPrefix("rtsps://") { return control }
+        return base.hasSuffix("/") ? base + control : base + "/" + control
+    }
+
+    /// Whether Reel's receiver plays all of it: one H.264 or H.265 video stream, nothing else.
+    public var isVideoOnly: Bool { video != nil && media.count == 1 && media[0].type == "video" }
+}
+
+/// The `Transport` a server chose in its SETUP answer (RFC 2326 12.39).
+public struct RTSPTransportHeader: Sendable, Equatable {
+    public var isInterleaved: Bool
+    /// The interleaved channels of RTP and RTCP.
+    public var channels: (rtp: UInt8, rtcp: UInt8)?
+    /// The server's UDP ports of RTP and RTCP.
+    public var serverPorts: (rtp: Int, rtcp: Int)?
+    public var ssrc: UInt32?
+
+    public init(_ text: String) {
+        isInterleaved = false
+        for field in text.split(separator: ";") {
+            let parts = field.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let name = parts[0].lowercased()
+            if name.hasPrefix("rtp/avp/tcp") { isInterleaved = true }
+            guard parts.count == 2 else { continue }
+            let range = parts[1].split(separator: "-").compactMap { Int($0) }
+            switch name {
+            case "interleaved":
+                if let first = range.first, (0...254).contains(first) {
+                    channels = (UInt8(first), UInt8(range.count > 1 && (0...255).contains(range[1]) ? range[1] : first + 1))
+                }
+            case "server_port":
+                if let first = range.first { serverPorts = (first, range.count > 1 ? range[1] : first + 1) }
+            case "ssrc":
+                ssrc = UInt32(parts[1], radix: 16)
+            default:
+                break
+            }
+        }
+    }
+
+    public static func == (lhs: RTSPTransportHeader, rhs: RTSPTransportHeader) -> Bool {
+        lhs.isInterleaved == rhs.isInterleaved && lhs.channels?.rtp == rhs.channels?.rtp && lhs.channels?.rtcp == rhs.channels?.rtcp
+            && lhs.serverPorts?.rtp == rhs.serverPorts?.rtp && lhs.serverPorts?.rtcp == rhs.serverPorts?.rtcp && lhs.ssrc == rhs.ssrc
+    }
+}
+
+/// A `Session` header: the id, and the seconds the server keeps an idle session (60 unless said).
+public struct RTSPSessionHeader: Sendable, Equatable {
+    public var id: String
+    public var timeout: Double
+
+    public init?(_ text: String) {
+        let fields = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let id = fields.first, !id.isEmpty else { return nil }
+        self.id = id
+        timeout = fields.dropFirst().lazy.compactMap { field -> Double? in
+            let parts = field.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 && parts[0].lowercased() == "timeout" ? Double(parts[1]) : nil
+        }.first.map { max($0, 5) } ?? 60
+    }
+}
+
+/// An `rtsp://` URL taken apart: where to connect, the credentials it carries
+/// (percent-decoded) and the URL without them, as requests name it.
+public struct RTSPAddress: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var user: String?
+    public var password: String?
+    /// The URL without credentials.
+    public var url: String
+
+    public init?(_ url: String) {
+        guard let schemeEnd = url.range(of: "://"), url[..<schemeEnd.lowerBound].lowercased() == "rtsp" else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") {
+            let credentials = authority[..<at]
+            let colon = credentials.firstIndex(of: ":")
+            user = String(credentials[..<(colon ?? credentials.endIndex)]).removingPercentEncoding
+            password = colon.flatMap { String(credentials[credentials.index(after: $0)...]).removingPercentEncoding }
+            authority = authority[authority.index(after: at)...]
+        }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = String(authority[authority.index(after: authority.startIndex)..<close])
+            let after = authority[authority.index(after: close)...]
+            port = after.hasPrefix(":") ? Int(after.dropFirst()) ?? -1 : 554
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = String(authority[..<colon])
+            port = Int(authority[authority.index(after: colon)...]) ?? -1
+        } else {
+            host = String(authority)
+            port = 554
+        }
+        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
+        self.url = "rtsp://" + authority + rest[authorityEnd...]
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import ReelCore
+import ReelFFmpeg
+import ReelPlayer
+
+/// An `rtsp://` input played by Reel's RTSP client and RTP receiver: the receiver ends a
+/// picture on its last packet (the RTP marker), where FFmpeg's RTSP demuxer hands its
+/// parser NAL units and the parser holds each picture until the next one begins (a
+/// frame's time, 33 ms at 30 fps).
+enum RTSPPlayback {
+    /// The lower transports Reel's client speaks; another (`udp_multicast`, `http`) is FFmpeg's.
+    static func lower(for options: DemuxOptions) -> RTSPClient.Lower?? {
+        guard let asked = options.formatOptions["rtsp_transport"] else { return .some(nil) }
+        return RTSPClient.Lower(rawValue: asked).map { .some($0) } ?? nil
+    }
+
+    /// The input, when the server's presentation is one H.264 or H.265 video stream and
+    /// nothing else; nil otherwise (audio too, another codec), for FFmpeg to play.
+    static func open(_ url: String, options: DemuxOptions, latency: Double?) throws -> RTPPlaybackSource? {
+        guard case .some(let lower) = lower(for: options) else { return nil }
+        let timeout = options.timeout ?? 3600
+        let client = try RTSPClient(url: url, timeout: timeout)
+        let description: SessionDescription
+        do {
+            let presentation = try client.describe(url: url)
+            guard presentation.isVideoOnly, let video = presentation.video else {
+                client.stop()
+                return nil
+            }
+            description = video
+            try client.setUp(over: lower, url: url)
+        } catch {
+            client.stop()
+            throw error
+        }
+        var configuration: RTPReceiver.Configuration
+        let transport: any RTPTransport
+        let interleaved: RTSPInterleavedTransport?
+        if client.lower == .tcp {
+            configuration = .init(description: description, transport: .tcp(host: client.address.host, port: client.address.port))
+            interleaved = RTSPInterleavedTransport(client: client)
+            transport = interleaved!
+        } else {
+            let ports = client.clientPorts ?? (0, 0)
+            configuration = .init(description: description, transport: .udp(address: client.address.host.contains(":") ? "::" : "0.0.0.0", port: ports.rtp))
+            interleaved = nil
+            transport = RTPTransports.make(configuration.transport)
+        }
+        configuration.waitForKeyframe = true
+        if let latency { configuration.latency = latency }
+        let receiver = try RTPReceiver(configuration: configuration, transport: transport)
+        return try RTPPlaybackSource(url: url, receiver: receiver, format: ("rtsp", "RTSP (Reel's client and RTP receiver, \(client.lower == .tcp ? "interleaved TCP" : "UDP"))"),
+                                     timeout: options.timeout, started: {
+            try client.play(url: url)
+            // The connection's end ends the stream: the server went away.
+            client.startReading(deliver: { interleaved?.deliver($0) }, ended: { [weak receiver] in receiver?.end($0) })
+        }, ending: { client.stop() })
+    }
+}

@@ -17,6 +17,9 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
     private var cancelled = false
     /// Read-thread only.
     private var timeline: ContinuousTimeline
+    /// Each access unit's duration (RTP carries none): the shortest step between the times
+    /// of consecutive units, which B-frames' reordering does not lengthen. Read-thread only.
+    private var frameInterval = FrameIntervalEstimate()
     /// Access units dropped because the player fell this far behind.
     private(set) var overflowed = 0
     static let pendingLimit = 512
@@ -150,11 +153,12 @@ final class RTPPlaybackSource: PlaybackSource, @unchecked Sendable {
         }
         guard let unit = next else { return nil }
         let pts = timeline.time(for: unit.timestamp, restarted: unit.followsRestart)
+        let duration = frameInterval.next(pts, restarted: unit.followsRestart, clockRate: Int64(description.clockRate))
         let annexB = unit.annexB
         // Zeroed padding after the bytes, as libavcodec's readers may look past the end.
         let storage = HeapStorage(byteCount: annexB.count + 64)
         annexB.withUnsafeBytes { storage.bytes.copyMemory(from: $0) }
-        return Packet(streamIndex: 0, pts: pts, dts: nil, duration: 0, timeBase: info.streams[0].timeBase,
+        return Packet(streamIndex: 0, pts: pts, dts: nil, duration: duration, timeBase: info.streams[0].timeBase,
                       isKeyframe: unit.isKeyframe, isCorrupt: unit.isCorrupted,
                       data: UnsafeRawBufferPointer(start: storage.bytes.baseAddress, count: annexB.count), owner: storage)
     }

@@ -16,7 +16,7 @@ package func registerRTPSources() {
             try RTPPlaybackSource(sdpPath: url, timeout: options.timeout, latency: jitterAllowance(liveTarget))
         }))
     PlaybackSources.register(PlaybackSourceProvider(
-        claims: { url in url.lowercased().hasPrefix("rtsp://") },
+        claims: { url in url.lowercased().hasPrefix("rtsp://") }, alsoReadByFFmpeg: true,
         open: { url, options, liveTarget in
             try RTSPPlayback.open(url, options: options, latency: jitterAllowance(liveTarget))
         }))

@@ -50,7 +50,7 @@ final class PlaybackSession: @unchecked Sendable {
     init(url: String, configuration: Player.Configuration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
          openedAt: Double, emit: @escaping @Sendable (PlayerEvent) -> Void, onEnd: @escaping @Sendable () -> Void,
          onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil, displayThread: DisplayThread,
-         interrupt: InterruptController? = nil, testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
+         interrupt: InterruptController? = nil, records: Bool = false, testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
         self.configuration = configuration
         if configuration.measuresLatency { control.update { $0.latencyMeter = LatencyMeter(warmup: configuration.latencyWarmup) } }
         self.displayThread = displayThread
@@ -60,7 +60,7 @@ final class PlaybackSession: @unchecked Sendable {
         self.onEnd = onEnd
         self.onCommand = onCommand
         let engine = try PlaybackEngines.open(url, configuration: configuration, video: videoOutput != nil, audio: audioOutput != nil,
-                                              interrupt: interrupt, emit: emit)
+                                              interrupt: interrupt, records: records, emit: emit)
         self.engine = engine
         info = engine.info
         isLive = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url, duration: info.format.duration, size: info.format.size, format: info.format.name))

@@ -41,9 +41,14 @@ package struct PlaybackSourceProvider: Sendable {
     /// with sound).
     package let open: @Sendable (_ url: String, _ options: DemuxOptions, _ liveTarget: Double?) throws -> (any PlaybackSource)?
 
-    package init(claims: @escaping @Sendable (String) -> Bool,
+    /// FFmpeg reads these inputs too (RTSP): the provider is passed over when the player
+    /// records, as a recording remuxes the packets of FFmpeg's demuxer.
+    package let alsoReadByFFmpeg: Bool
+
+    package init(claims: @escaping @Sendable (String) -> Bool, alsoReadByFFmpeg: Bool = false,
                  open: @escaping @Sendable (String, DemuxOptions, Double?) throws -> (any PlaybackSource)?) {
         self.claims = claims
+        self.alsoReadByFFmpeg = alsoReadByFFmpeg
         self.open = open
     }
 }
@@ -62,10 +67,11 @@ package enum PlaybackSources {
     }
 
     /// A registered provider's input when one claims `url` (an `.sdp` file when ReelRTP is
-    /// linked); anything else goes to FFmpeg. `interrupt` cancels FFmpeg's open and reads
-    /// from any thread.
-    static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController, liveTarget: Double? = nil) throws -> any PlaybackSource {
-        if let provider = provider(for: url), let source = try provider.open(url, options, liveTarget) {
+    /// linked) and, when the player `records`, FFmpeg cannot read it instead; anything else
+    /// goes to FFmpeg. `interrupt` cancels FFmpeg's open and reads from any thread.
+    static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController, liveTarget: Double? = nil,
+                     records: Bool = false) throws -> any PlaybackSource {
+        if let provider = provider(for: url), !(records && provider.alsoReadByFFmpeg), let source = try provider.open(url, options, liveTarget) {
             return source
         }
         return try Demuxer(url: url, options: options, interrupt: interrupt)

@@ -14,8 +14,9 @@ extension Player {
     ///
     /// May be called before ``open(_:startingAt:audioTrack:)``: the recording then starts
     /// with the input's first keyframe. Throws when no container goes by the name, the
-    /// file cannot be created, or the input is not read by FFmpeg (Reel's RTP receiver
-    /// records with `RTPReceiver`).
+    /// file cannot be created, or the input is not read by FFmpeg: an SDP (Reel's RTP
+    /// receiver records with `RTPReceiver`), or an RTSP stream of video alone, which Reel's
+    /// own client receives unless the recording starts before it is opened.
     public func startRecording(to path: String, segmentSeconds: Double? = nil) throws {
         _ = try? stopRecording()
         try StreamRecorder.check(path)
@@ -45,7 +46,7 @@ extension PlaybackSession {
     /// Starts `recording`'s next file with this input's packets.
     func record(_ recording: Recording) throws {
         guard let file = demuxer as? Demuxer else {
-            throw OutputError(recording.path, "only inputs FFmpeg reads are recorded while playing; `reel rtp receive --record` records RTP")
+            throw OutputError(recording.path, "only inputs FFmpeg reads are recorded while playing (start recording before opening an RTSP stream; `reel rtp receive --record` records RTP)")
         }
         let recorder = try SessionRecorder(recording, demuxer: file, videoStream: videoStream, audioStream: audioStream) { [emit] error in
             emit(.recordingFailed(PlayerError(error)))

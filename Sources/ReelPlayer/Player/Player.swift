@@ -194,7 +194,8 @@ public final class Player: @unchecked Sendable {
                                           emit: { [weak self] event in self?.handle(event, generation: generation) },
                                           onEnd: { [weak self] in self?.sessionFailed(generation: generation) },
                                           onCommand: { [weak self] command in self?.perform(command) },
-                                          audioTrack: audioTrack, displayThread: displayThread, interrupt: interrupt, testHooks: testHooks)
+                                          audioTrack: audioTrack, displayThread: displayThread, interrupt: interrupt,
+                                          records: lock.withLock { recording != nil }, testHooks: testHooks)
         session.onBuffering = { [weak self] buffering in
             guard let self else { return }
             if buffering { move(to: .buffering) } else if state == .buffering { move(to: .playing) }

@@ -48,3 +48,17 @@ struct ContinuousTimelineTests {
         }
     }
 }
+
+@Suite struct FrameIntervalEstimateTests {
+    /// 30 fps at 90 kHz with two B-frames between references, in decoding order; a gap of
+    /// two seconds; a restart.
+    @Test func theShortestForwardStepIsTheFrameInterval() {
+        var estimate = FrameIntervalEstimate()
+        let decodingOrder: [Int64] = [0, 9000, 3000, 6000, 18000, 12000, 15000]
+        let intervals = decodingOrder.map { estimate.next($0, clockRate: 90000) }
+        #expect(intervals == [0, 9000, 9000, 3000, 3000, 3000, 3000])
+        #expect(estimate.next(18000 + 180_000, clockRate: 90000) == 3000)
+        #expect(estimate.next(500, restarted: true, clockRate: 90000) == 0)
+        #expect(estimate.next(500 + 6000, clockRate: 90000) == 6000)
+    }
+}

@@ -146,6 +146,25 @@ extension PlaybackTests {
             #expect(hashes(received.stdout) == expected, "\(hashes(received.stdout).count) pictures received of \(expected.count)")
         }
     
+        /// Recording asked for before the stream opens: FFmpeg's RTSP demuxer reads it even
+        /// when it is video alone (a recording remuxes that demuxer's packets), and the file
+        /// holds the pictures as ffmpeg decodes them from the original, from a keyframe on.
+        @Test(.timeLimit(.minutes(2))) func aStreamRecordedWhilePlayingIsReadByFFmpeg() throws {
+            let file = try Self.clip()
+            let server = try Server(serving: file)
+            defer { server.stop() }
+            let recorded = try Paths.temporaryDirectory().appendingPathComponent("recorded.mkv").path
+            let played = try reel("play", "--headless", "--stats", "--live", "off", "--timeout", "2", "--record", recorded, server.video, timeout: 60)
+            #expect(played.status == 0, "\(played.stderr)")
+            let report = try? JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any]
+            #expect((report?["statistics"] as? [String: Any])?["input"] as? String == "RTSP input")
+            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let written = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", recorded, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            // From a keyframe on (the clip has one each second) to the end.
+            let start = written.first.flatMap { expected.firstIndex(of: $0) } ?? expected.count
+            #expect(written.count >= 25 && Array(written) == Array(expected[start...]), "\(written.count) pictures recorded of \(expected.count), from \(start)")
+        }
+
         /// Peers that are no RTSP server: one that accepts and says nothing (the timeout),
         /// one that answers in HTTP; each ends in one line, exit 1, without retrying.
         @Test(.timeLimit(.minutes(1))) func reelsClientLeavesASilentOrForeignServerInOneLine() throws {

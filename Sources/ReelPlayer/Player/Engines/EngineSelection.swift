@@ -62,7 +62,7 @@ enum PlaybackEngines {
     /// cannot be opened there for want of a demuxer, decoder or plug-in (or damaged data),
     /// in the other engine, as the selection allows. Says what it chose through `emit`.
     static func open(_ url: String, configuration: Player.Configuration, video: Bool, audio: Bool,
-                     interrupt: InterruptController?, emit: @Sendable (PlayerEvent) -> Void) throws -> any PlaybackEngine {
+                     interrupt: InterruptController?, records: Bool = false, emit: @Sendable (PlayerEvent) -> Void) throws -> any PlaybackEngine {
         // A manifest is read once: for the rules, and for the variants a height cap allows.
         let head = configuration.engine.isAutomatic || configuration.maximumVariantHeight != nil
             ? EngineSelection.manifestHead(url, timeout: configuration.input.timeout) : nil
@@ -72,7 +72,8 @@ enum PlaybackEngines {
             head.flatMap { String(data: $0, encoding: .utf8) }.flatMap { EnginePolicy.bitrateCap(forHeight: height, variants: EnginePolicy.variants($0)) }
         }
         func open(in engine: PlaybackEngineKind) throws -> any PlaybackEngine {
-            try Self.open(url, in: engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt, maximumBitrate: bitrateCap)
+            try Self.open(url, in: engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt,
+                          maximumBitrate: bitrateCap, records: records)
         }
         do {
             return try open(in: decision.engine)
@@ -93,7 +94,7 @@ enum PlaybackEngines {
     }
 
     static func open(_ url: String, in engine: PlaybackEngineKind, configuration: Player.Configuration, video: Bool, audio: Bool,
-                     interrupt: InterruptController?, maximumBitrate: Int?) throws -> any PlaybackEngine {
+                     interrupt: InterruptController?, maximumBitrate: Int?, records: Bool = false) throws -> any PlaybackEngine {
         switch engine {
         case .gstreamer:
             return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate)
@@ -101,7 +102,7 @@ enum PlaybackEngines {
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
             let source = try PlaybackSources.open(url, options: liveByProtocol ? configuration.input.forLiveInput() : configuration.input,
                                                   interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
-                                                  liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target)
+                                                  liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target, records: records)
             return FFmpegEngine(source: source)
         }
     }

@@ -157,14 +157,18 @@ final class RTSPClient: @unchecked Sendable {
         let thread = Thread { [self] in
             var nextKeepAlive = monotonicSeconds() + interval
             while !stopped.withLock({ $0 }) {
+                // Over TCP packets never stop coming: the keep-alive is due by the clock.
+                if monotonicSeconds() >= nextKeepAlive {
+                    nextKeepAlive = monotonicSeconds() + interval
+                    _ = try? write("OPTIONS", address.url, headers: [])
+                }
                 do {
                     let item = try connection.next(until: nextKeepAlive)
                     if case .interleaved(let channel, let packet) = item, channel == channels.rtp || channel == channels.rtcp {
                         deliver(ReceivedDatagram(bytes: packet, onControlPort: channel == channels.rtcp))
                     }
                 } catch RTSPConnectionError.timedOut {
-                    nextKeepAlive = monotonicSeconds() + interval
-                    _ = try? write("OPTIONS", address.url, headers: [])
+                    continue
                 } catch RTSPConnectionError.closed {
                     if !stopped.withLock({ $0 }) { ended(nil) }
                     return

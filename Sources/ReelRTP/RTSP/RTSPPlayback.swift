@@ -8,16 +8,13 @@ import ReelPlayer
 /// parser NAL units and the parser holds each picture until the next one begins (a
 /// frame's time, 33 ms at 30 fps).
 enum RTSPPlayback {
-    /// The lower transports Reel's client speaks; another (`udp_multicast`, `http`) is FFmpeg's.
-    static func lower(for options: DemuxOptions) -> RTSPClient.Lower?? {
-        guard let asked = options.formatOptions["rtsp_transport"] else { return .some(nil) }
-        return RTSPClient.Lower(rawValue: asked).map { .some($0) } ?? nil
-    }
-
     /// The input, when the server's presentation is one H.264 or H.265 video stream and
     /// nothing else; nil otherwise (audio too, another codec), for FFmpeg to play.
     static func open(_ url: String, options: DemuxOptions, latency: Double?) throws -> RTPPlaybackSource? {
-        guard case .some(let lower) = lower(for: options) else { return nil }
+        let asked = options.formatOptions["rtsp_transport"]
+        let lower = asked.flatMap(RTSPClient.Lower.init(rawValue:))
+        // Lower transports Reel's client does not speak (`udp_multicast`, `http`) are FFmpeg's.
+        if asked != nil && lower == nil { return nil }
         let timeout = options.timeout ?? 3600
         let client = try RTSPClient(url: url, timeout: timeout)
         let description: SessionDescription

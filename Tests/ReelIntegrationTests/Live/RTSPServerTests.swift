@@ -15,10 +15,17 @@ extension PlaybackTests {
                 .appendingPathComponent("Support/rtsp-server.py").path
             private let file: String
             private let log: String
+            private let sessionTimeout: Int?
+            /// The requests the server received, from its debug log (with a session timeout).
+            let requestLog: String
 
-            init(serving file: String) throws {
+            /// - Parameter sessionTimeout: seconds a session lives without a word from its
+            ///   client (gst-rtsp-server's 60 when nil).
+            init(serving file: String, sessionTimeout: Int? = nil) throws {
                 self.file = file
+                self.sessionTimeout = sessionTimeout
                 log = try Paths.temporaryDirectory().appendingPathComponent("rtsp-server.log").path
+                requestLog = try Paths.temporaryDirectory().appendingPathComponent("rtsp-requests.log").path
                 for _ in 0..<5 {
                     if try start(on: Int.random(in: 20_000..<40_000) & ~1) { return }
                 }
@@ -28,7 +35,9 @@ extension PlaybackTests {
             /// Starts the server on `port` (and `port + 1`); whether it is ready within 5 s.
             @discardableResult
             func start(on port: Int) throws -> Bool {
-                let process = try BackgroundProcess("/usr/bin/python3", [script, String(port), file, "viewer", "s3cr@t"], outputPath: log)
+                let process = try BackgroundProcess("/usr/bin/python3", [script, String(port), file, "viewer", "s3cr@t"] + (sessionTimeout.map { [String($0)] } ?? []),
+                                                    environment: sessionTimeout == nil ? [:] : ["GST_DEBUG": "rtspclient:4", "GST_DEBUG_NO_COLOR": "1"],
+                                                    outputPath: log, errorPath: sessionTimeout == nil ? nil : requestLog)
                 for _ in 0..<100 where process.isRunning {
                     if (try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") == true {
                         self.port = port
@@ -163,6 +172,19 @@ extension PlaybackTests {
             // From a keyframe on (the clip has one each second) to the end.
             let start = written.first.flatMap { expected.firstIndex(of: $0) } ?? expected.count
             #expect(written.count >= 25 && Array(written) == Array(expected[start...]), "\(written.count) pictures recorded of \(expected.count), from \(start)")
+        }
+
+        /// A server whose sessions end after 5 s without a word from the client: Reel's client
+        /// asks OPTIONS within the session's timeout (by the clock, as over TCP the packets
+        /// never stop coming), which the server's log of its requests shows, and plays on.
+        @Test(.timeLimit(.minutes(1))) func reelsClientKeepsItsSessionAlive() throws {
+            let server = try Server(serving: try Self.clip(), sessionTimeout: 5)
+            defer { server.stop() }
+            let played = try reel("play", "--headless", "--live", "off", "--timeout", "2", "--rtsp-transport", "tcp", server.video, timeout: 30)
+            #expect(played.status == 0 && !played.stderr.contains("reconnecting"), "\(played.stderr.suffix(300))")
+            let requests = (try? String(contentsOfFile: server.requestLog, encoding: .utf8)) ?? ""
+            let keepAlives = requests.components(separatedBy: "received a request OPTIONS").count - 1
+            #expect(keepAlives >= 1, "\(keepAlives) keep-alives in \(requests.suffix(600))")
         }
 
         /// Peers that are no RTSP server: one that accepts and says nothing (the timeout),

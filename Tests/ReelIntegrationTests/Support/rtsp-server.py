@@ -7,7 +7,9 @@
 # SPROP as an SDP's sprop-parameter-sets) arriving at PORT is served instead, as a camera's
 # relay (scripts/bench-latency.sh). Its repeats of the parameter sets are left out: put
 # between a picture's slices, they broke the pictures of a multi-slice encoder.
-#   python3 rtsp-server.py PORT FILE USER PASSWORD
+# SESSION_TIMEOUT, when given, is the seconds a session lives without a word from its
+# client (60 by default): the session header tells the client, who keeps it alive.
+#   python3 rtsp-server.py PORT FILE USER PASSWORD [SESSION_TIMEOUT]
 import sys
 
 import gi
@@ -17,6 +19,7 @@ gi.require_version("GstRtspServer", "1.0")
 from gi.repository import GLib, Gst, GstRtsp, GstRtspServer
 
 port, path, user, password = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+session_timeout = int(sys.argv[5]) if len(sys.argv) > 5 else None
 Gst.init(None)
 
 if path.startswith("rtp:"):
@@ -49,6 +52,9 @@ def serve(service, auth):
             permissions.add_permission_for_role("user", "media.factory.construct", True)
             media.set_permissions(permissions)
         server.get_mount_points().add_factory(mount, media)
+    if session_timeout:
+        server.connect("client-connected", lambda _, client: client.connect(
+            "new-session", lambda _, session: session.set_timeout(session_timeout)))
     if server.attach(None) == 0:
         sys.exit(f"rtsp-server: cannot listen on 127.0.0.1:{service}")
     return server

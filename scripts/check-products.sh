@@ -28,17 +28,27 @@ modules_built() {
     done; } | sort -u
 }
 
+# The SwiftNIO-family modules a build directory compiled, on one line (empty when none).
+heavy_in() { modules_built "$1" | grep -E "$heavy" | tr '\n' ' ' || true; }
+
+# Runs a build (the command after LOG), timed: sets $seconds; when it fails, prints its
+# errors and returns false.
+timed_build() {
+  local log=$1 start; shift
+  start=$(date +%s.%N)
+  "$@" > "$log" 2>&1 || { grep -m 20 'error:' "$log" >&2; return 1; }
+  seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
+}
+
 printf "| %-13s | %8s | %-7s | %s |\n" product seconds modules "SwiftNIO, NIOSSL, AsyncHTTPClient, BoringSSL"
 for product in $products; do
   build=$work/build-$product
   # Resolved first: the time is compiling, not cloning.
   swift package resolve --build-path "$build" >/dev/null 2>&1
-  start=$(date +%s.%N)
-  if ! swift build -c release --target "$product" --build-path "$build" > "$work/$product.log" 2>&1; then
-    echo "check-products: $product does not build alone:" >&2; grep -m 20 'error:' "$work/$product.log" >&2; failed=1; continue
+  if ! timed_build "$work/$product.log" swift build -c release --target "$product" --build-path "$build"; then
+    echo "check-products: $product does not build alone" >&2; failed=1; continue
   fi
-  seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
-  heavy_found=$(modules_built "$build" | grep -E "$heavy" | tr '\n' ' ' || true)
+  heavy_found=$(heavy_in "$build")
   count=$(modules_built "$build" | wc -l)
   printf "| %-13s | %8s | %-7s | %s |\n" "$product" "$seconds" "$count" "${heavy_found:-none}"
   case $product in
@@ -62,10 +72,8 @@ let package = Package(
 )
 SWIFT
 (cd "$user" && swift package resolve >/dev/null 2>&1)
-start=$(date +%s.%N)
-(cd "$user" && swift build -c release > "$work/player-only.log" 2>&1) || { echo "check-products: the player-only package does not build:" >&2; grep -m 20 'error:' "$work/player-only.log" >&2; exit 1; }
-seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
-heavy_found=$(modules_built "$user/.build" | grep -E "$heavy" | tr '\n' ' ' || true)
+timed_build "$work/player-only.log" swift build -c release --package-path "$user" || { echo "check-products: the player-only package does not build" >&2; exit 1; }
+heavy_found=$(heavy_in "$user/.build")
 echo "player-only package: built from scratch in ${seconds} s, $(modules_built "$user/.build" | wc -l) modules, heavy: ${heavy_found:-none}"
 [ -z "$heavy_found" ] || { echo "check-products: the player-only package compiled $heavy_found" >&2; failed=1; }
 

@@ -5,5 +5,5 @@
 /// so it would have no documentation page.
 public enum ReelRelease {
     /// The version, `MAJOR.MINOR.PATCH`.
-    public static let version = "0.15.0"
+    public static let version = "0.16.0"
 }

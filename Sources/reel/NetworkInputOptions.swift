@@ -5,7 +5,7 @@ import Reel
 /// How `reel play`, `probe` and `decode` reach a network input: RTSP's transport and the
 /// credentials a server asks for (RTSP, HTTP, RTMP), as ffmpeg and mpv take them.
 struct NetworkInputOptions: ParsableArguments {
-    @Option(name: .customLong("rtsp-transport"), help: ArgumentHelp("RTSP: receive RTP over udp, or interleaved in the RTSP connection (tcp); FFmpeg tries udp then tcp by default.",
+    @Option(name: .customLong("rtsp-transport"), help: ArgumentHelp("RTSP: receive RTP over udp, or interleaved in the RTSP connection (tcp); by default udp, then tcp if the server refuses it.",
                                                                     valueName: "udp|tcp"))
     var rtspTransport: String?
 

@@ -3,15 +3,15 @@ import Foundation
 /// A server's demand for credentials (`WWW-Authenticate`, RFC 2617 as RTSP uses it), and
 /// the `Authorization` header that answers it: Digest (MD5, with or without `qop=auth`)
 /// or Basic.
-public struct RTSPAuthentication: Sendable, Equatable {
-    public enum Scheme: String, Sendable { case basic = "Basic", digest = "Digest" }
-    public var scheme: Scheme
+package struct RTSPAuthentication: Sendable, Equatable {
+    package enum Scheme: String, Sendable { case basic = "Basic", digest = "Digest" }
+    package var scheme: Scheme
     /// The challenge's parameters by lowercased name (`realm`, `nonce`, `opaque`, `qop`, `algorithm`).
-    public var parameters: [String: String]
+    package var parameters: [String: String]
 
     /// The strongest challenge a client here can answer among a response's
     /// `WWW-Authenticate` values (Digest before Basic); nil when none is one.
-    public init?(challenges: [String]) {
+    package init?(challenges: [String]) {
         let parsed = challenges.compactMap(Self.parse)
         guard let best = parsed.first(where: { $0.scheme == .digest && ($0.parameters["algorithm"].map { $0.uppercased() == "MD5" } ?? true) })
                 ?? parsed.first(where: { $0.scheme == .basic }) else { return nil }
@@ -59,7 +59,7 @@ public struct RTSPAuthentication: Sendable, Equatable {
 
     /// The `Authorization` value for `method` on `uri`; `md5` gives the lowercase hex MD5
     /// of a string's UTF-8 bytes. `counter` numbers the uses of one nonce (qop=auth).
-    public func authorization(method: String, uri: String, user: String, password: String,
+    package func authorization(method: String, uri: String, user: String, password: String,
                               counter: Int = 1, clientNonce: String = "", md5: (String) -> String) -> String {
         switch scheme {
         case .basic:

@@ -2,39 +2,39 @@ import Foundation
 
 /// A request an RTSP client sends (RFC 2326): a method, a URL and headers; `CSeq` is added
 /// when it is written.
-public struct RTSPRequest: Sendable, Equatable {
-    public var method: String
-    public var url: String
+package struct RTSPRequest: Sendable, Equatable {
+    package var method: String
+    package var url: String
     /// Headers in the order written, names as given.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
 
-    public init(_ method: String, _ url: String, headers: [(name: String, value: String)] = []) {
+    package init(_ method: String, _ url: String, headers: [(name: String, value: String)] = []) {
         self.method = method
         self.url = url
         self.headers = headers
     }
 
     /// The request's bytes, numbered `sequence`.
-    public func serialized(sequence: Int) -> [UInt8] {
+    package func serialized(sequence: Int) -> [UInt8] {
         var text = "\(method) \(url) RTSP/1.0\r\nCSeq: \(sequence)\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         return Array((text + "\r\n").utf8)
     }
 
-    public static func == (lhs: RTSPRequest, rhs: RTSPRequest) -> Bool {
+    package static func == (lhs: RTSPRequest, rhs: RTSPRequest) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 }
     }
 }
 
 /// A server's response: status, headers (names lowercased) and body.
-public struct RTSPResponse: Sendable, Equatable {
-    public var status: Int
-    public var reason: String
+package struct RTSPResponse: Sendable, Equatable {
+    package var status: Int
+    package var reason: String
     /// Header values by lowercased name; a repeated header keeps every value, in order.
-    public var headers: [String: [String]]
-    public var body: [UInt8]
+    package var headers: [String: [String]]
+    package var body: [UInt8]
 
-    public init(status: Int, reason: String, headers: [String: [String]] = [:], body: [UInt8] = []) {
+    package init(status: Int, reason: String, headers: [String: [String]] = [:], body: [UInt8] = []) {
         self.status = status
         self.reason = reason
         self.headers = headers
@@ -42,15 +42,15 @@ public struct RTSPResponse: Sendable, Equatable {
     }
 
     /// The first value of header `name` (any case).
-    public func header(_ name: String) -> String? { headers[name.lowercased()]?.first }
+    package func header(_ name: String) -> String? { headers[name.lowercased()]?.first }
 
     /// The `CSeq` it answers.
-    public var sequence: Int? { header("CSeq").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+    package var sequence: Int? { header("CSeq").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 }
 
 /// What arrives on an RTSP connection: responses, and once playing over TCP, RTP and RTCP
 /// packets interleaved between them (`$`, channel, 16-bit length, packet).
-public enum RTSPConnectionItem: Sendable, Equatable {
+package enum RTSPConnectionItem: Sendable, Equatable {
     case response(RTSPResponse)
     case interleaved(channel: UInt8, packet: [UInt8])
 }
@@ -58,16 +58,16 @@ public enum RTSPConnectionItem: Sendable, Equatable {
 /// Cuts the bytes of an RTSP connection into responses and interleaved packets, as they
 /// arrive in chunks of any size. Sizes are capped: a header block above 64 KiB or a body
 /// above 1 MiB is an error, as is a line that is neither.
-public struct RTSPConnectionParser: Sendable {
-    public static let maxHeaderBytes = 64 * 1024
-    public static let maxBodyBytes = 1 << 20
+package struct RTSPConnectionParser: Sendable {
+    package static let maxHeaderBytes = 64 * 1024
+    package static let maxBodyBytes = 1 << 20
     private var buffer: [UInt8] = []
     private var start = 0
 
-    public init() {}
+    package init() {}
 
     /// Adds bytes as they arrive.
-    public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)
             start = 0
@@ -76,7 +76,7 @@ public struct RTSPConnectionParser: Sendable {
     }
 
     /// The next whole item, or nil until more bytes arrive.
-    public mutating func next() throws(RTPError) -> RTSPConnectionItem? {
+    package mutating func next() throws(RTPError) -> RTSPConnectionItem? {
         guard start < buffer.count else { return nil }
         if buffer[start] == 0x24 {   // "$"
             guard buffer.count - start >= 4 else { return nil }

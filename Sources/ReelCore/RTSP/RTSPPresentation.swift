@@ -2,25 +2,25 @@ import Foundation
 
 /// What a DESCRIBE answer offers (its SDP): the media, each with its type, encoding and
 /// control URL, and the video stream as Reel's RTP receiver takes it.
-public struct RTSPPresentation: Sendable {
-    public struct Media: Sendable, Equatable {
+package struct RTSPPresentation: Sendable {
+    package struct Media: Sendable, Equatable {
         /// `video`, `audio`, `application`…
-        public var type: String
+        package var type: String
         /// The first payload type's encoding (`H264`, `MPEG4-GENERIC`), when mapped.
-        public var encoding: String?
+        package var encoding: String?
         /// The URL a SETUP of this stream goes to.
-        public var control: String
+        package var control: String
     }
 
-    public var media: [Media]
+    package var media: [Media]
     /// The first video stream, when it is H.264 or H.265.
-    public var video: SessionDescription?
+    package var video: SessionDescription?
     /// The URL the aggregate PLAY goes to.
-    public var aggregateControl: String
+    package var aggregateControl: String
 
     /// Reads `sdp`, resolving control URLs against `base` (the answer's Content-Base, or
     /// the URL described).
-    public init(sdp: String, base: String) throws(RTPError) {
+    package init(sdp: String, base: String) throws(RTPError) {
         var media: [Media] = []
         var sessionControl: String?
         var current: (type: String, types: [UInt8], maps: [UInt8: String], control: String?)?
@@ -65,19 +65,19 @@ public struct RTSPPresentation: Sendable {
     }
 
     /// Whether Reel's receiver plays all of it: one H.264 or H.265 video stream, nothing else.
-    public var isVideoOnly: Bool { video != nil && media.count == 1 && media[0].type == "video" }
+    package var isVideoOnly: Bool { video != nil && media.count == 1 && media[0].type == "video" }
 }
 
 /// The `Transport` a server chose in its SETUP answer (RFC 2326 12.39).
-public struct RTSPTransportHeader: Sendable, Equatable {
-    public var isInterleaved: Bool
+package struct RTSPTransportHeader: Sendable, Equatable {
+    package var isInterleaved: Bool
     /// The interleaved channels of RTP and RTCP.
-    public var channels: (rtp: UInt8, rtcp: UInt8)?
+    package var channels: (rtp: UInt8, rtcp: UInt8)?
     /// The server's UDP ports of RTP and RTCP.
-    public var serverPorts: (rtp: Int, rtcp: Int)?
-    public var ssrc: UInt32?
+    package var serverPorts: (rtp: Int, rtcp: Int)?
+    package var ssrc: UInt32?
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         isInterleaved = false
         for field in text.split(separator: ";") {
             let parts = field.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -100,18 +100,18 @@ public struct RTSPTransportHeader: Sendable, Equatable {
         }
     }
 
-    public static func == (lhs: RTSPTransportHeader, rhs: RTSPTransportHeader) -> Bool {
+    package static func == (lhs: RTSPTransportHeader, rhs: RTSPTransportHeader) -> Bool {
         lhs.isInterleaved == rhs.isInterleaved && lhs.channels?.rtp == rhs.channels?.rtp && lhs.channels?.rtcp == rhs.channels?.rtcp
             && lhs.serverPorts?.rtp == rhs.serverPorts?.rtp && lhs.serverPorts?.rtcp == rhs.serverPorts?.rtcp && lhs.ssrc == rhs.ssrc
     }
 }
 
 /// A `Session` header: the id, and the seconds the server keeps an idle session (60 unless said).
-public struct RTSPSessionHeader: Sendable, Equatable {
-    public var id: String
-    public var timeout: Double
+package struct RTSPSessionHeader: Sendable, Equatable {
+    package var id: String
+    package var timeout: Double
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let fields = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let id = fields.first, !id.isEmpty else { return nil }
         self.id = id
@@ -124,15 +124,15 @@ public struct RTSPSessionHeader: Sendable, Equatable {
 
 /// An `rtsp://` URL taken apart: where to connect, the credentials it carries
 /// (percent-decoded) and the URL without them, as requests name it.
-public struct RTSPAddress: Sendable, Equatable {
-    public var host: String
-    public var port: Int
-    public var user: String?
-    public var password: String?
+package struct RTSPAddress: Sendable, Equatable {
+    package var host: String
+    package var port: Int
+    package var user: String?
+    package var password: String?
     /// The URL without credentials.
-    public var url: String
+    package var url: String
 
-    public init?(_ url: String) {
+    package init?(_ url: String) {
         guard let schemeEnd = url.range(of: "://"), url[..<schemeEnd.lowerBound].lowercased() == "rtsp" else { return nil }
         let rest = url[schemeEnd.upperBound...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex

@@ -4,7 +4,7 @@ import Foundation
 /// the `Authorization` header that answers it: Digest (MD5, with or without `qop=auth`)
 /// or Basic.
 package struct RTSPAuthentication: Sendable, Equatable {
-    package enum Scheme: String, Sendable { case basic = "Basic", digest = "Digest" }
+    package enum Scheme: String, Sendable, CaseIterable { case basic = "Basic", digest = "Digest" }
     package var scheme: Scheme
     /// The challenge's parameters by lowercased name (`realm`, `nonce`, `opaque`, `qop`, `algorithm`).
     package var parameters: [String: String]
@@ -79,5 +79,3 @@ package struct RTSPAuthentication: Sendable, Equatable {
         }
     }
 }
-
-extension RTSPAuthentication.Scheme: CaseIterable {}

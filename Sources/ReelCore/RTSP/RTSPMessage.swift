@@ -2,7 +2,7 @@ import Foundation
 
 /// A request an RTSP client sends (RFC 2326): a method, a URL and headers; `CSeq` is added
 /// when it is written.
-package struct RTSPRequest: Sendable, Equatable {
+package struct RTSPRequest: Sendable {
     package var method: String
     package var url: String
     /// Headers in the order written, names as given.
@@ -19,10 +19,6 @@ package struct RTSPRequest: Sendable, Equatable {
         var text = "\(method) \(url) RTSP/1.0\r\nCSeq: \(sequence)\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         return Array((text + "\r\n").utf8)
-    }
-
-    package static func == (lhs: RTSPRequest, rhs: RTSPRequest) -> Bool {
-        lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 }
     }
 }
 

@@ -69,7 +69,7 @@ package struct RTSPPresentation: Sendable {
 }
 
 /// The `Transport` a server chose in its SETUP answer (RFC 2326 12.39).
-package struct RTSPTransportHeader: Sendable, Equatable {
+package struct RTSPTransportHeader: Sendable {
     package var isInterleaved: Bool
     /// The interleaved channels of RTP and RTCP.
     package var channels: (rtp: UInt8, rtcp: UInt8)?
@@ -98,11 +98,6 @@ package struct RTSPTransportHeader: Sendable, Equatable {
                 break
             }
         }
-    }
-
-    package static func == (lhs: RTSPTransportHeader, rhs: RTSPTransportHeader) -> Bool {
-        lhs.isInterleaved == rhs.isInterleaved && lhs.channels?.rtp == rhs.channels?.rtp && lhs.channels?.rtcp == rhs.channels?.rtcp
-            && lhs.serverPorts?.rtp == rhs.serverPorts?.rtp && lhs.serverPorts?.rtcp == rhs.serverPorts?.rtcp && lhs.ssrc == rhs.ssrc
     }
 }
 

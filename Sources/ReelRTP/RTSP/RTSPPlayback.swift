@@ -30,22 +30,14 @@ enum RTSPPlayback {
             client.stop()
             throw error
         }
-        var configuration: RTPReceiver.Configuration
-        let transport: any RTPTransport
-        let interleaved: RTSPInterleavedTransport?
-        if client.lower == .tcp {
-            configuration = .init(description: description, transport: .tcp(host: client.address.host, port: client.address.port))
-            interleaved = RTSPInterleavedTransport(client: client)
-            transport = interleaved!
-        } else {
-            let ports = client.clientPorts ?? (0, 0)
-            configuration = .init(description: description, transport: .udp(address: client.address.host.contains(":") ? "::" : "0.0.0.0", port: ports.rtp))
-            interleaved = nil
-            transport = RTPTransports.make(configuration.transport)
-        }
+        // Over TCP the packets come through the client's connection; the kind only labels them.
+        let interleaved = client.lower == .tcp ? RTSPInterleavedTransport(client: client) : nil
+        var configuration = RTPReceiver.Configuration(description: description, transport: interleaved != nil
+            ? .tcp(host: client.address.host, port: client.address.port)
+            : .udp(address: client.address.host.contains(":") ? "::" : "0.0.0.0", port: client.clientPorts?.rtp ?? 0))
         configuration.waitForKeyframe = true
         if let latency { configuration.latency = latency }
-        let receiver = try RTPReceiver(configuration: configuration, transport: transport)
+        let receiver = try RTPReceiver(configuration: configuration, transport: interleaved ?? RTPTransports.make(configuration.transport))
         return try RTPPlaybackSource(url: url, receiver: receiver, format: ("rtsp", "RTSP (Reel's client and RTP receiver, \(client.lower == .tcp ? "interleaved TCP" : "UDP"))"),
                                      timeout: options.timeout, started: {
             try client.play(url: url)

@@ -35,6 +35,14 @@ static inline gulong reel_gst_connect_pad_added(GstElement *element, reel_gst_pa
     return g_signal_connect_data(element, "pad-added", G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
 }
 
+/// `select-stream` of uridecodebin3: `callback(element, collection, stream, data)` for each
+/// stream of a new collection, before any is decoded; 1 selects it, 0 does not, -1 leaves
+/// the choice to decodebin3.
+typedef gint (*reel_gst_select_stream_callback)(GstElement *element, GstStreamCollection *collection, GstStream *stream, gpointer data);
+static inline gulong reel_gst_connect_select_stream(GstElement *element, reel_gst_select_stream_callback callback, gpointer data) {
+    return g_signal_connect_data(element, "select-stream", G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
+}
+
 static inline guint reel_g_object_get_uint(gpointer object, const char *name) { guint value = 0; g_object_get(object, name, &value, NULL); return value; }
 
 /// `deep-element-added` of a bin: `callback(bin, sub_bin, element, data)` for every element

@@ -49,12 +49,18 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// The highest variant bit rate an adaptive stream may switch to (bits/s), if capped.
     private let maximumBitrate: Int?
 
+    /// The audio stream to decode in place of decodebin3's default, by GStreamer's id.
+    private let audioStreamID: String?
+
     /// Opens `uri` and waits up to `timeout` seconds for its first pictures and sound
     /// (GStreamer's preroll); throws GStreamer's error when it cannot. An adaptive stream's
-    /// variants are kept at or below `maximumBitrate` bits/s when it is given.
-    public init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil) throws(GStreamerError) {
+    /// variants are kept at or below `maximumBitrate` bits/s when it is given. With
+    /// `audioStreamID` (an id of ``collection`` from an earlier open of the same input),
+    /// that audio stream is decoded from the start instead of the default one.
+    public init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, audioStreamID: String? = nil) throws(GStreamerError) {
         _ = GStreamer.initialised
         self.maximumBitrate = maximumBitrate
+        self.audioStreamID = audioStreamID
         guard let pipeline = gst_pipeline_new("reel"), let bus = gst_element_get_bus(pipeline) else { throw GStreamerError("cannot make a pipeline") }
         self.pipeline = pipeline
         self.bus = bus
@@ -72,6 +78,12 @@ public final class GStreamerDecoder: @unchecked Sendable {
             guard let pad, let context else { return }
             Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().link(pad)
         }, Unmanaged.passUnretained(self).toOpaque())
+        if audioStreamID != nil {
+            reel_gst_connect_select_stream(source, { _, _, stream, context in
+                guard let stream, let context else { return -1 }
+                return Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().selects(stream)
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
         reel_gst_connect_deep_element_added(pipeline, { _, _, element, context in
             guard let element, let context else { return }
             Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element)
@@ -107,7 +119,10 @@ public final class GStreamerDecoder: @unchecked Sendable {
                 if present.isDisjoint(with: wanted) { throw GStreamerError(wanted == .audio ? "no audio stream" : wanted == .video ? "no video stream" : "no audio or video stream", kind: .noStreams) }
                 break
             }
-            guard Date() < deadline else { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut) }
+            guard Date() < deadline else {
+                let stage = present.map { "gave no decoded \($0.intersection(wanted).subtracting(linked) == .audio ? "audio" : "video")" } ?? "listed no streams"
+                throw GStreamerError("GStreamer \(stage) within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut)
+            }
             // Every message, told apart by its exact type: a mask of extended types (the
             // stream collection is one) lets others through.
             guard let message = gst_bus_timed_pop(bus, 20_000_000) else { continue }
@@ -140,7 +155,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
         var state = GST_STATE_NULL, pending = GST_STATE_NULL
         let result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(max(deadline.timeIntervalSinceNow, 0) * 1e9))
         if result == GST_STATE_CHANGE_FAILURE { try failure("cannot open") }
-        if result == GST_STATE_CHANGE_ASYNC { throw GStreamerError("no answer within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut) }
+        if result == GST_STATE_CHANGE_ASYNC { throw GStreamerError("GStreamer prerolled no first frames within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut) }
         // The tags posted while prerolling; an error among them goes back for checkBus.
         if let error = popBusUntilError(notingTags: true) {
             gst_bus_post(bus, error)
@@ -254,6 +269,13 @@ public final class GStreamerDecoder: @unchecked Sendable {
             }
         }
         return described
+    }
+
+    /// Whether decodebin3 decodes `stream` of a new collection (streaming thread): the audio
+    /// stream asked for and no other audio; 1 yes, 0 no, -1 decodebin3's own choice.
+    private func selects(_ stream: UnsafeMutablePointer<GstStream>) -> gint {
+        guard let audioStreamID, Self.mediaType(of: stream) == .audio, let id = gst_stream_get_stream_id(stream) else { return -1 }
+        return String(cString: id) == audioStreamID ? 1 : 0
     }
 
     /// Decodes the streams `ids` (one of a type at most) in place of the ones decoded now,
@@ -551,8 +573,16 @@ public final class GStreamerDecoder: @unchecked Sendable {
         // A keyframe seek snaps to the keyframe before: the segment then starts there, and
         // no picture before the target is clipped away.
         let flags = GST_SEEK_FLAG_FLUSH.rawValue | (exact ? GST_SEEK_FLAG_ACCURATE.rawValue : GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_BEFORE.rawValue)
-        guard gst_element_seek_simple(pipeline, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags), gint64(seconds * 1e9)) != 0 else {
-            try failure("cannot seek to \(MediaTime.formatSeconds(seconds)) s")
+        // Right after a stream selection decodebin3 may still be relinking its outputs and
+        // refuse a seek (GStreamer 1.22, a few times in a hundred): asked again for a moment.
+        let deadline = Date().addingTimeInterval(Self.seekRetryWindow)
+        while gst_element_seek_simple(pipeline, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags), gint64(seconds * 1e9)) == 0 {
+            try checkBus()
+            guard Date() < deadline else { try failure("cannot seek to \(MediaTime.formatSeconds(seconds)) s") }
+            usleep(10_000)
         }
     }
+
+    /// How long a refused seek is asked again.
+    static let seekRetryWindow = 1.0
 }

@@ -13,8 +13,11 @@ import ReelGStreamer
 /// same whichever engine decodes. The appsinks do not sync to a clock; the shell's bounded
 /// frame queues hold the pipeline back, as the FFmpeg engine's decoders are held back.
 final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
-    let decoder: GStreamerDecoder
-    let info: MediaInfo
+    /// Replaced only by ``prepare(videoStream:audioStream:options:framePool:)``, before
+    /// any thread pulls from it.
+    private(set) var decoder: GStreamerDecoder
+    private(set) var info: MediaInfo
+    private let opening: Opening
     /// The timeline (serial) the pipeline's output belongs to, set when a seek has flushed
     /// it. A seek is made while no stream thread is pulling (they pull as readers, the seek
     /// writes), so a frame belongs to the timeline read before it was pulled, and no frame
@@ -36,17 +39,46 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`; an
     /// adaptive stream's variants are kept at or below `maximumBitrate` bits/s when given.
     init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil) throws {
-        let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
-        do {
-            decoder = try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600, maximumBitrate: maximumBitrate)
-        } catch {
-            throw Self.inputError(error, url: url, timeout: timeout)
-        }
+        opening = Opening(url: url, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate)
+        decoder = try opening.decoder()
         (info, streamIDs) = Self.describe(decoder, url: url)
     }
+
+    /// What the input was opened with, to open it again with another audio stream.
+    private struct Opening {
+        let url: String
+        let streams: GStreamerDecoder.Streams
+        let timeout: Double?
+        let maximumBitrate: Int?
+
+        /// A decoder of the input, decoding audio stream `audioStreamID` when given.
+        func decoder(audioStreamID: String? = nil) throws -> GStreamerDecoder {
+            let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
+            let deadline = Date().addingTimeInterval(timeout ?? 3600)
+            // A local file prerolls in well under a second, yet a CI run under full load saw
+            // GStreamer 1.22 stall one open of a local file past 15 s (not reproduced in 600
+            // tries since). Such a stall gets one fresh pipeline within the same overall wait.
+            let isFile = !url.contains("://") || url.lowercased().hasPrefix("file:")
+            var mayRetry = isFile && (timeout ?? 3600) > GStreamerEngine.fileStallLimit
+            while true {
+                do {
+                    let attemptTimeout = mayRetry ? GStreamerEngine.fileStallLimit : max(deadline.timeIntervalSinceNow, 0)
+                    return try GStreamerDecoder(uri: uri, streams: streams, timeout: attemptTimeout, maximumBitrate: maximumBitrate,
+                                                audioStreamID: audioStreamID)
+                } catch where error.kind == .timedOut && mayRetry {
+                    mayRetry = false
+                } catch {
+                    throw GStreamerEngine.inputError(error, url: url, timeout: timeout)
+                }
+            }
+        }
+    }
+
+    /// How long a local file's open may stall before it is tried once more.
+    static let fileStallLimit = 5.0
 
     /// GStreamer's failure to open `url` in the words the FFmpeg engine uses for the same
     /// failure (one line, the same reasons), with GStreamer's message where it says more.
@@ -63,7 +95,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 { return failed(.emptyInput) }
         }
         switch error.kind {
-        case .timedOut: return failed(.timedOut(seconds: timeout ?? 0))
+        case .timedOut: return failed(.timedOut(seconds: timeout ?? 0), error.message)
         case .notAuthorized: return failed(isHTTP ? .httpStatus(401) : .permissionDenied)
         case .notFound: return failed(isHTTP ? .httpStatus(404) : .notFound)
         case .noStreams: return failed(.noStreams)
@@ -117,11 +149,17 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         return info.streams.first { $0.type == type }?.index
     }
 
-    /// An audio stream other than GStreamer's default is selected in its place, and a
-    /// flushing seek to the start drops what was decoded of the other.
+    /// An audio stream other than GStreamer's default: the input is opened again with it
+    /// chosen from the start (decodebin3's `select-stream`). Selecting it in the open
+    /// pipeline and seeking back to the start, as before, failed the seek or the stream
+    /// about once in a hundred opens (GStreamer 1.22), as its outputs were relinked.
     func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {
         guard let audioStream else { return }
-        guard try audioStreamID(audioStream) != decoder.playingStream(.audio) else { return }
+        let wanted = try audioStreamID(audioStream)
+        guard wanted != decoder.playingStream(.audio) else { return }
+        decoder = try opening.decoder(audioStreamID: wanted)
+        (info, _) = Self.describe(decoder, url: opening.url)
+        guard decoder.playingStream(.audio) != wanted else { return }
         try select(audio: audioStream)
         try decoder.seek(to: 0, exact: true)
     }

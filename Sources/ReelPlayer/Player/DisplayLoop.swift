@@ -148,25 +148,31 @@ struct DisplayLoop {
             }
             show(item, frame, pts: pts, serial: serial, output: output)
             followArrival(waited: readySince.flatMap { $0.serial == serial && $0.pts == pts ? now - $0.at : nil } ?? 0,
-                          shown: pts, serial: serial, at: now)
+                          shown: pts, duration: nominal, serial: serial, at: now)
         }
     }
 
-    /// A live video that is its own master and plays at the live edge (no decoded picture
-    /// waits behind the one at `shown`) moves its schedule earlier when every picture of
-    /// the last second waited, ready, for its turn (``LiveFramePhase``), as far as its
+    /// A live video that is its own master moves its schedule earlier when every picture
+    /// of the last second waited, ready, for its turn (``LiveFramePhase``), as far as its
     /// target allows: the first picture's phase no longer costs up to a frame of latency.
-    /// Pictures queued behind the one shown are the buffer a target asks for, which the
-    /// catch-up keeps (``LiveCatchUp``), not a phase.
-    private mutating func followArrival(waited: Double, shown: Double, serial: Int, at now: Double) {
+    /// Pictures queued behind the one at `shown` (lasting `duration`) are the buffer a
+    /// target asks for as far as the target reaches; beyond it they are a backlog that the
+    /// catch-up, acting only on more than target + slack, would keep for the whole run (a
+    /// start that left two pictures queued at `--latency 0` cost 65 ms instead of 19), so
+    /// the schedule moves earlier by what lies beyond the target, a wait at a time. Not
+    /// while the catch-up plays faster: that is its backlog.
+    private mutating func followArrival(waited: Double, shown: Double, duration: Double, serial: Int, at now: Double) {
         guard session.isLive, session.master == .video, !session.configuration.untimed,
-              let advance = livePhase.shown(waited: waited, at: now), session.videoFrames.peek()?.serial != serial else { return }
+              let advance = livePhase.shown(waited: waited, at: now) else { return }
+        let queued = session.videoFrames.peek()?.serial == serial
         let latency = control.read { control -> Double? in
-            guard control.newestRead.serial == serial else { return nil }
+            guard control.newestRead.serial == serial, control.catchUpFactor == 1 else { return nil }
             return control.newestRead.edge(hasVideo: true, hasAudio: false).map { $0 - shown }
         }
         guard let latency else { return }
-        let allowed = min(advance, latency - session.configuration.liveLatency.target)
+        // With pictures queued, the one shown is not the newest: its own frame is not part
+        // of what the schedule may give up.
+        let allowed = min(advance, latency - session.configuration.liveLatency.target - (queued ? duration : 0))
         if allowed > LiveFramePhase.tolerance { frameTimer -= allowed }
     }
 

@@ -34,15 +34,27 @@ extension PlaybackTests {
             let publisher = try publishTestStream(to: server.url())
             try server.waitForPublisher(publisher)
             let relay = try FaultyRelay(to: server.port)
-            let errors = try Paths.temporaryDirectory().appendingPathComponent("stderr.txt").path
-            let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--stats", "--timeout", "2", "rtmp://127.0.0.1:\(relay.port)/live/test"],
-                                               errorPath: errors)
-            let session = Session(server: server, publisher: publisher, relay: relay, player: player, errors: errors)
-            guard session.waitForLine(" shown ", count: 3, timeout: 20) != nil else {
+            // The faults come once playing: an open that nginx reset during the handshake
+            // (one CI run in many, its second connection after FLV's longer probe) gets one
+            // more player before the setup gives up.
+            for attempt in 1...2 {
+                let errors = try Paths.temporaryDirectory().appendingPathComponent("stderr.txt").path
+                let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--stats", "--timeout", "2", "rtmp://127.0.0.1:\(relay.port)/live/test"],
+                                                   errorPath: errors)
+                let session = Session(server: server, publisher: publisher, relay: relay, player: player, errors: errors)
+                let deadline = Date().addingTimeInterval(20)
+                while Date() < deadline, player.isRunning || session.stderr.contains(" shown ") {
+                    if session.waitForLine(" shown ", count: 3, timeout: 1) != nil { return session }
+                }
+                if attempt == 1, !player.isRunning, session.stderr.contains("cannot open") {
+                    print("setup: the first player could not open through the relay (\(session.stderr.prefix(200))); a second one")
+                    player.stop()
+                    continue
+                }
                 session.stop()
                 throw TestSetupError("not playing through the relay: \(session.stderr); the relay: \(relay.relayFailures); nginx: \(server.errorLog.suffix(400))")
             }
-            return session
+            throw TestSetupError("unreachable")
         }
 
         private func expectCleanExit(_ session: Session) {

@@ -61,8 +61,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             // A local file prerolls in well under a second, yet a CI run under full load saw
             // GStreamer 1.22 stall one open of a local file past 15 s (not reproduced in 600
             // tries since). Such a stall gets one fresh pipeline within the same overall wait.
-            let isFile = !url.contains("://") || url.lowercased().hasPrefix("file:")
-            var mayRetry = isFile && (timeout ?? 3600) > GStreamerEngine.fileStallLimit
+            var mayRetry = !GStreamerEngine.isNetwork(url) && (timeout ?? 3600) > GStreamerEngine.fileStallLimit
             while true {
                 do {
                     let attemptTimeout = mayRetry ? GStreamerEngine.fileStallLimit : max(deadline.timeIntervalSinceNow, 0)
@@ -80,10 +79,15 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// How long a local file's open may stall before it is tried once more.
     static let fileStallLimit = 5.0
 
+    /// Whether `url` names a network input rather than a local file (a path or `file:`).
+    private static func isNetwork(_ url: String) -> Bool {
+        url.contains("://") && !url.lowercased().hasPrefix("file:")
+    }
+
     /// GStreamer's failure to open `url` in the words the FFmpeg engine uses for the same
     /// failure (one line, the same reasons), with GStreamer's message where it says more.
     static func inputError(_ error: GStreamerError, url: String, timeout: Double?) -> InputError {
-        let isNetwork = url.contains("://") && !url.lowercased().hasPrefix("file:")
+        let isNetwork = isNetwork(url)
         let isHTTP = url.lowercased().hasPrefix("http")
         func failed(_ reason: InputError.Reason, _ detail: String? = nil) -> InputError {
             InputError(reason, operation: .open, url: url, detail: detail)

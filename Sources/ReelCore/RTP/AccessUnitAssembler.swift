@@ -70,7 +70,7 @@ public struct AccessUnitAssembler: Sendable {
                 heldRepeats.append(unit)
                 continue
             }
-            let continuesPicture = isSlice(type) && !isFirstSliceOfPicture(unit.bytes, type: type)
+            let continuesPicture = codec.isSlice(nalType: type) && !codec.isFirstSliceOfPicture(unit.bytes)
             if !heldRepeats.isEmpty {
                 if continuesPicture {
                     heldRepeats = []
@@ -84,11 +84,11 @@ public struct AccessUnitAssembler: Sendable {
                 // The marker came before the picture's last slice: markers are ignored from now on.
                 markersAreReliable = false
             }
-            if hasSlices && (isFirstSliceOfPicture(unit.bytes, type: type) || precedesPictures(type)) {
+            if hasSlices && (codec.isFirstSliceOfPicture(unit.bytes) || codec.precedesPictures(nalType: type)) {
                 close(into: &out)
             }
             if codec.isParameterSet(nalType: type) { remember(unit.bytes) }
-            if isSlice(type) { hasSlices = true }
+            if codec.isSlice(nalType: type) { hasSlices = true }
             units.append(unit)
         }
         // Still nothing but held repeats since the marker: the next packet decides.
@@ -138,8 +138,8 @@ public struct AccessUnitAssembler: Sendable {
         var bytes = units.map(\.bytes)
         let types = bytes.map { codec.nalType($0[0]) }
         // A picture's later slices cut off by a misplaced marker continue it, they do not start one.
-        let firstSlice = bytes.first { isSlice(codec.nalType($0[0])) }
-        let startsPicture = firstSlice.map { isFirstSliceOfPicture($0, type: codec.nalType($0[0])) } ?? true
+        let firstSlice = bytes.first { codec.isSlice(nalType: codec.nalType($0[0])) }
+        let startsPicture = firstSlice.map { codec.isFirstSliceOfPicture($0) } ?? true
         let isKeyframe = startsPicture && types.contains { codec.isRandomAccess(nalType: $0) }
         if waitingForKeyframe || (waitForKeyframe && corrupted) {
             guard isKeyframe, !corrupted else {
@@ -152,7 +152,7 @@ public struct AccessUnitAssembler: Sendable {
             skippingLeadingPictures = codec == .h265
         }
         if skippingLeadingPictures {
-            let slices = types.filter { isSlice($0) }
+            let slices = types.filter { codec.isSlice(nalType: $0) }
             if !slices.isEmpty && slices.allSatisfy({ $0 == 8 || $0 == 9 }) {
                 skipped += 1
                 return
@@ -161,7 +161,7 @@ public struct AccessUnitAssembler: Sendable {
         }
         if isKeyframe && !types.contains(where: { codec.isParameterSet(nalType: $0) }) && !parameterSets.isEmpty {
             // Before the first slice, after an access unit delimiter if there is one.
-            let insertAt = types.first.map { isDelimiter($0) } == true ? 1 : 0
+            let insertAt = types.first.map { codec.isDelimiter(nalType: $0) } == true ? 1 : 0
             bytes.insert(contentsOf: parameterSets.sorted { $0.key < $1.key }.map(\.value), at: insertAt)
         }
         out.append(AccessUnit(units: bytes, timestamp: timestamp, isKeyframe: isKeyframe, isCorrupted: corrupted, followsRestart: restartBeforeNext))
@@ -169,25 +169,6 @@ public struct AccessUnitAssembler: Sendable {
     }
 
     // MARK: NAL unit kinds
-
-    private func isSlice(_ type: UInt8) -> Bool { codec == .h264 ? (1...5).contains(type) : type <= 31 }
-    private func isDelimiter(_ type: UInt8) -> Bool { type == (codec == .h264 ? 9 : 35) }
-
-    /// Units that, after a picture's slices, begin the next access unit (H.264 7.4.1.2.3,
-    /// H.265 7.4.2.4.4).
-    private func precedesPictures(_ type: UInt8) -> Bool {
-        switch codec {
-        case .h264: return (6...9).contains(type) || (14...18).contains(type)
-        case .h265: return (32...35).contains(type) || type == 39 || (41...44).contains(type) || (48...55).contains(type)
-        }
-    }
-
-    /// first_mb_in_slice = 0 (its Exp-Golomb code is the single bit 1), or
-    /// first_slice_segment_in_pic_flag.
-    private func isFirstSliceOfPicture(_ unit: [UInt8], type: UInt8) -> Bool {
-        guard isSlice(type), unit.count > codec.nalHeaderSize else { return false }
-        return unit[codec.nalHeaderSize] & 0x80 != 0
-    }
 
     private mutating func remember(_ unit: [UInt8]) {
         guard unit.count > codec.nalHeaderSize else { return }

@@ -47,9 +47,13 @@ public struct FrameMD5: ~Copyable {
 
     /// The MD5 of `text`'s UTF-8 bytes, as 32 hex digits (an RTSP digest's hashes).
     public mutating func hash(_ text: String) -> String {
+        Array(text.utf8).withUnsafeBytes { hash($0) }
+    }
+
+    /// The MD5 of `bytes` (a packet's, as `ffprobe -show_data_hash md5` gives it), as 32 hex digits.
+    public mutating func hash(_ bytes: UnsafeRawBufferPointer) -> String {
         av_md5_init(context)
-        var bytes = Array(text.utf8)
-        av_md5_update(context, &bytes, Int(bytes.count))
+        if let start = bytes.baseAddress { av_md5_update(context, start.assumingMemoryBound(to: UInt8.self), bytes.count) }
         return finish()
     }
 

@@ -8,6 +8,10 @@ public struct DemuxOptions: Sendable {
     /// Options passed to libavformat and its protocols, e.g. `["rtsp_transport": "tcp"]`.
     public var formatOptions: [String: String] = [:]
 
+    /// In a live MPEG-TS input, pass each H.264/H.265 PES packet on as the whole picture
+    /// it holds, rather than after the next picture's start (``forLiveInput()`` sets it).
+    public var wholePicturePackets = false
+
     /// Options; a 15-second timeout, the format probed, no protocol options, unless told.
     public init(timeout: Double? = 15, formatName: String? = nil, formatOptions: [String: String] = [:]) {
         self.timeout = timeout
@@ -27,6 +31,7 @@ public struct DemuxOptions: Sendable {
     public func forLiveInput() -> DemuxOptions {
         var options = self
         for (key, value) in Self.liveDefaults where options.formatOptions[key] == nil { options.formatOptions[key] = value }
+        options.wholePicturePackets = true
         return options
     }
 

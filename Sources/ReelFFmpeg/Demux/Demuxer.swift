@@ -15,6 +15,8 @@ public final class Demuxer {
     /// What the input holds, filled in when it was opened.
     public let info: MediaInfo
     let context: UnsafeMutablePointer<AVFormatContext>
+    /// A live MPEG-TS input's video taken a PES packet, a picture, at a time.
+    private var wholePictures: WholePicturePackets?
 
     /// Opens `url` and reads enough of it to describe its streams.
     ///
@@ -40,6 +42,7 @@ public final class Demuxer {
         }
         self.context = context
         self.info = MediaInfo(formatContext: context, url: url)
+        if options.wholePicturePackets { wholePictures = WholePicturePackets(context) }
     }
 
     /// Opens `url` and probes its streams.
@@ -109,6 +112,11 @@ public final class Demuxer {
     /// Throws ``InputError`` when the input is damaged or truncated, when the read
     /// timed out or was cancelled, or on a network error.
     public func readPacket() throws -> Packet? {
+        guard wholePictures != nil else { return try readFromInput() }
+        return try wholePictures?.next { try readFromInput() }
+    }
+
+    private func readFromInput() throws -> Packet? {
         guard let packet = av_packet_alloc() else { throw InputError(.other, operation: .read, url: url, detail: "out of memory") }
         let box = PacketBox(packet)
         FFmpegLog.clearLastError()
@@ -127,16 +135,7 @@ public final class Demuxer {
         }
         if code < 0 { throw Self.error(code, operation: .read, url: url, interrupt: interrupt) }
         let stream = context.pointee.streams[Int(packet.pointee.stream_index)]!
-        let timeBase = Rational(stream.pointee.time_base)
-        var read = Packet(streamIndex: Int(packet.pointee.stream_index),
-                      pts: packet.pointee.pts == FFmpegCode.noPTS ? nil : packet.pointee.pts,
-                      dts: packet.pointee.dts == FFmpegCode.noPTS ? nil : packet.pointee.dts,
-                      duration: packet.pointee.duration,
-                      timeBase: timeBase,
-                      isKeyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0,
-                      isCorrupt: packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0,
-                      data: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)),
-                      owner: box)
+        var read = Packet(avPacket: packet, of: stream, owner: box)
         read.captureTime = Self.producerWallClock(of: packet)
         return read
     }
@@ -190,7 +189,8 @@ public final class Demuxer {
 
     private static func checkLocalFile(_ url: String) throws {
         let path: String
-        if url.hasPrefix("file:") { path = String(url.dropFirst(5)) } else if !url.contains("://") { path = url } else { return }
+        // `pipe:N` is FFmpeg's name for an open descriptor (standard input: `pipe:0`).
+        if url.hasPrefix("file:") { path = String(url.dropFirst(5)) } else if !url.contains("://") && !url.hasPrefix("pipe:") { path = url } else { return }
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw InputError(errno == EACCES ? .permissionDenied : .notFound, operation: .open, url: url)
@@ -220,6 +220,21 @@ final class PacketBox: StorageOwner, @unchecked Sendable {
     deinit {
         var pointer: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&pointer)
+    }
+}
+
+extension Packet {
+    /// A packet of `stream` over `packet`'s bytes, which `owner` keeps.
+    init(avPacket packet: UnsafeMutablePointer<AVPacket>, of stream: UnsafeMutablePointer<AVStream>, owner: PacketBox) {
+        self.init(streamIndex: Int(packet.pointee.stream_index),
+                  pts: packet.pointee.pts == FFmpegCode.noPTS ? nil : packet.pointee.pts,
+                  dts: packet.pointee.dts == FFmpegCode.noPTS ? nil : packet.pointee.dts,
+                  duration: packet.pointee.duration,
+                  timeBase: Rational(stream.pointee.time_base),
+                  isKeyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0,
+                  isCorrupt: packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0,
+                  data: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)),
+                  owner: owner)
     }
 }
 

@@ -93,7 +93,7 @@ struct WholePicturePackets {
         if let stream = context.pointee.streams[packet.streamIndex], let parser = av_stream_get_parser(stream) {
             parser.pointee.flags &= ~PARSER_FLAG_COMPLETE_FRAMES
         }
-        Self.logger.warning("stream \(packet.streamIndex): a PES packet that is not one whole picture; its pictures now wait for the next one's start")
+        Self.logger.info("stream \(packet.streamIndex): a PES packet that is not one whole picture; its pictures now wait for the next one's start")
         return packet
     }
 }

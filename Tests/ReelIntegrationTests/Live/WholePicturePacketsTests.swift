@@ -103,13 +103,9 @@ extension PlaybackTests {
             }
             reader.start()
             try pipe.fileHandleForWriting.write(contentsOf: bytes.prefix(cut))
-            let deadline = Date().addingTimeInterval(10)
-            while read.value < 30 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            // A moment more: a thirty-first picture would be a bug of its own.
-            Thread.sleep(forTimeInterval: 0.3)
-            let beforeTheEnd = read.value
+            let beforeTheEnd = read.wait(within: 30) { count, _ in count >= 30 }
             try pipe.fileHandleForWriting.close()
-            while !read.finished && Date() < deadline.addingTimeInterval(10) { Thread.sleep(forTimeInterval: 0.02) }
+            _ = read.wait(within: 30) { _, finished in finished }
             #expect(beforeTheEnd == 30, "\(beforeTheEnd) of 30 pictures read while the pipe was open")
             #expect(read.value == 30)
         }
@@ -140,13 +136,21 @@ extension PlaybackTests {
     }
 }
 
-/// A count one thread sets and another reads, and whether the setter has finished.
+/// A count one thread sets and another waits on, and whether the setter has finished.
 private final class LockedCount: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var count = 0
     private var done = false
-    func set(_ value: Int) { lock.lock(); count = value; lock.unlock() }
-    func finish() { lock.lock(); done = true; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-    var finished: Bool { lock.lock(); defer { lock.unlock() }; return done }
+    func set(_ value: Int) { condition.withLock { count = value; condition.broadcast() } }
+    func finish() { condition.withLock { done = true; condition.broadcast() } }
+    var value: Int { condition.withLock { count } }
+
+    /// Waits until `reached(count, finished)` or `seconds` pass; returns the count then.
+    func wait(within seconds: Double, until reached: (Int, Bool) -> Bool) -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        return condition.withLock {
+            while !reached(count, done) && condition.wait(until: deadline) {}
+            return count
+        }
+    }
 }

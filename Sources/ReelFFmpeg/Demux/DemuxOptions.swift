@@ -12,6 +12,11 @@ public struct DemuxOptions: Sendable {
     /// it holds, rather than after the next picture's start (``forLiveInput()`` sets it).
     public var wholePicturePackets = false
 
+    /// In a live HLS input, reload the playlist in step with the server's publishing
+    /// rather than on FFmpeg's timer alone, so each segment is fetched soon after it is
+    /// listed (``forLiveHLS()`` sets it).
+    public var livePlaylistReloads = false
+
     /// Options; a 15-second timeout, the format probed, no protocol options, unless told.
     public init(timeout: Double? = 15, formatName: String? = nil, formatOptions: [String: String] = [:]) {
         self.timeout = timeout
@@ -32,6 +37,14 @@ public struct DemuxOptions: Sendable {
         var options = self
         for (key, value) in Self.liveDefaults where options.formatOptions[key] == nil { options.formatOptions[key] = value }
         options.wholePicturePackets = true
+        return options
+    }
+
+    /// These options for a live HLS playlist: a live input's, with reloads timed to the
+    /// server's publishing (``livePlaylistReloads``).
+    public func forLiveHLS() -> DemuxOptions {
+        var options = forLiveInput()
+        options.livePlaylistReloads = true
         return options
     }
 

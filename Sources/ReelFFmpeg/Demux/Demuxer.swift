@@ -17,6 +17,8 @@ public final class Demuxer {
     let context: UnsafeMutablePointer<AVFormatContext>
     /// A live MPEG-TS input's video taken a PES packet, a picture, at a time.
     private var wholePictures: WholePicturePackets?
+    /// A live HLS input's playlist reloads; the context calls into it until it is closed.
+    private let playlistReloads: LivePlaylistReloads?
 
     /// Opens `url` and reads enough of it to describe its streams.
     ///
@@ -28,7 +30,7 @@ public final class Demuxer {
         let interrupt = interrupt ?? InterruptController(timeout: options.timeout)
         self.interrupt = interrupt
         try Self.checkLocalFile(url)
-        var context = try Self.open(url, options: options, interrupt: interrupt)
+        var (context, playlistReloads) = try Self.open(url, options: options, interrupt: interrupt)
         // FLV (RTMP) makes its streams as their first packets come, and a server sends
         // video from the next keyframe on: a short live probe can end before that. When
         // the metadata says a picture is coming, the input is opened again with 3 s of
@@ -38,20 +40,24 @@ public final class Demuxer {
             avformat_close_input(&pointer)
             var longer = options
             longer.formatOptions["analyzeduration"] = "3000000"
-            context = try Self.open(url, options: longer, interrupt: interrupt)
+            (context, playlistReloads) = try Self.open(url, options: longer, interrupt: interrupt)
         }
         self.context = context
+        self.playlistReloads = playlistReloads
         self.info = MediaInfo(formatContext: context, url: url)
         if options.wholePicturePackets { wholePictures = WholePicturePackets(context) }
     }
 
     /// Opens `url` and probes its streams.
-    private static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController) throws -> UnsafeMutablePointer<AVFormatContext> {
+    private static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController) throws -> (UnsafeMutablePointer<AVFormatContext>, LivePlaylistReloads?) {
         guard var context = avformat_alloc_context() else { throw InputError(.other, operation: .open, url: url, detail: "out of memory") }
         context.pointee.interrupt_callback = interrupt.callback
         var dictionary: OpaquePointer?
         defer { av_dict_free(&dictionary) }
-        for (key, value) in options.formatOptions { av_dict_set(&dictionary, key, value, 0) }
+        var formatOptions = options.formatOptions
+        let playlistReloads = options.livePlaylistReloads ? LivePlaylistReloads(installingOn: context, interrupt: interrupt) : nil
+        if playlistReloads != nil { formatOptions.merge(LivePlaylistReloads.formatOptions) { _, required in required } }
+        for (key, value) in formatOptions { av_dict_set(&dictionary, key, value, 0) }
         if options.formatName == "sdp" || url.lowercased().hasSuffix(".sdp"), options.formatOptions["protocol_whitelist"] == nil {
             // An SDP file opens RTP sessions, which libavformat refuses by default.
             av_dict_set(&dictionary, "protocol_whitelist", "file,udp,rtp,srtp,crypto,data", 0)
@@ -82,7 +88,7 @@ public final class Demuxer {
             avformat_close_input(&maybeContext)
             throw InputError(.noStreams, operation: .open, url: url)
         }
-        return context
+        return (context, playlistReloads)
     }
 
     /// An FLV input whose metadata promises a picture (`onMetaData`'s width, displayWidth

@@ -42,7 +42,7 @@ public final class InterruptController: Sendable {
         return nil
     }
 
-    fileprivate func shouldInterrupt() -> Bool {
+    func shouldInterrupt() -> Bool {
         if isCancelled { return true }
         let limit = deadline.load(ordering: .relaxed)
         if limit != 0 && DispatchTime.now().uptimeNanoseconds > limit {

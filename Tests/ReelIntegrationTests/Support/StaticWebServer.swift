@@ -2,14 +2,20 @@ import Foundation
 
 /// nginx serving a directory over HTTP on a loopback port (HLS and DASH ladders made by
 /// ffmpeg's muxers), with the MIME types players expect.
-final class StaticWebServer {
+/// Sendable: nothing in it changes after it starts but the process it stops.
+final class StaticWebServer: @unchecked Sendable {
     let port: UInt16
     let root: URL
     private let process: BackgroundProcess
+    /// Where nginx writes each request's time and path, when asked to.
+    private let requestLog: URL?
 
-    init(root: URL) throws {
+    /// Serves `root`; with `logsRequests`, each request's time is kept for ``requests()``.
+    init(root: URL, logsRequests: Bool = false) throws {
         self.root = root
         let directory = try Paths.temporaryDirectory()
+        requestLog = logsRequests ? directory.appendingPathComponent("requests.log") : nil
+        let logging = requestLog.map { "log_format requests '$msec $uri'; access_log \($0.path) requests;" } ?? "access_log off;"
         port = try SilentServer.unusedPort()
         let configuration = """
             daemon off;
@@ -17,7 +23,7 @@ final class StaticWebServer {
             error_log \(directory.path)/error.log;
             pid \(directory.path)/nginx.pid;
             events {}
-            http { access_log off; server { listen 127.0.0.1:\(port); root \(root.path);
+            http { \(logging) server { listen 127.0.0.1:\(port); root \(root.path);
                 types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; application/dash+xml mpd; } } }
             """
         let path = directory.appendingPathComponent("nginx.conf").path
@@ -28,6 +34,16 @@ final class StaticWebServer {
 
     /// The URL of `path` under the root.
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    /// The requests served so far: each one's wall-clock time (seconds since 1970) and path.
+    func requests() throws -> [(time: Double, path: String)] {
+        guard let requestLog else { return [] }
+        return try String(contentsOf: requestLog, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let time = Double(fields[0]) else { return nil }
+            return (time, String(fields[1]))
+        }
+    }
 
     func stop() { process.stop() }
 

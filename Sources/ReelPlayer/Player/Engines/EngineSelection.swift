@@ -63,9 +63,9 @@ enum PlaybackEngines {
     /// in the other engine, as the selection allows. Says what it chose through `emit`.
     static func open(_ url: String, configuration: Player.Configuration, video: Bool, audio: Bool,
                      interrupt: InterruptController?, records: Bool = false, emit: @Sendable (PlayerEvent) -> Void) throws -> any PlaybackEngine {
-        // A manifest is read once: for the rules, and for the variants a height cap allows.
-        let head = configuration.engine.isAutomatic || configuration.maximumVariantHeight != nil
-            ? EngineSelection.manifestHead(url, timeout: configuration.input.timeout) : nil
+        // A manifest is read once: for the rules, the variants a height cap allows, and
+        // whether a playlist is live.
+        let head = EngineSelection.manifestHead(url, timeout: configuration.input.timeout)
         let decision = configuration.engine.decision(for: url, head: head)
         emit(.engineChosen(decision))
         let bitrateCap = configuration.maximumVariantHeight.flatMap { height in
@@ -73,7 +73,7 @@ enum PlaybackEngines {
         }
         func open(in engine: PlaybackEngineKind) throws -> any PlaybackEngine {
             try Self.open(url, in: engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt,
-                          maximumBitrate: bitrateCap, records: records)
+                          maximumBitrate: bitrateCap, records: records, head: head)
         }
         do {
             return try open(in: decision.engine)
@@ -94,13 +94,17 @@ enum PlaybackEngines {
     }
 
     static func open(_ url: String, in engine: PlaybackEngineKind, configuration: Player.Configuration, video: Bool, audio: Bool,
-                     interrupt: InterruptController?, maximumBitrate: Int?, records: Bool = false) throws -> any PlaybackEngine {
+                     interrupt: InterruptController?, maximumBitrate: Int?, records: Bool = false, head: Data? = nil) throws -> any PlaybackEngine {
         switch engine {
         case .gstreamer:
             return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate)
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
-            let source = try PlaybackSources.open(url, options: liveByProtocol ? configuration.input.forLiveInput() : configuration.input,
+            // A playlist read whole and without an end is live before its missing duration says so.
+            let liveHLS = configuration.live != .off && head.map { $0.count < EnginePolicy.headLimit } == true
+                && head.flatMap { String(data: $0, encoding: .utf8) }.map(LiveHLSPlaylist.isLiveMediaPlaylist) == true
+            let options = liveHLS ? configuration.input.forLiveHLS() : liveByProtocol ? configuration.input.forLiveInput() : configuration.input
+            let source = try PlaybackSources.open(url, options: options,
                                                   interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
                                                   liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target, records: records)
             return FFmpegEngine(source: source)

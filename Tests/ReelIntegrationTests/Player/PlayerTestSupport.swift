@@ -12,11 +12,18 @@ final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {
     struct Shown { var pts: Double; var md5: String; var deviceTime: Double; var height = 0 }
     private let log = LockedValue<[Shown]>([])
     private var md5 = FrameMD5()
+    /// Called on the display thread with each picture as it is shown.
+    private let onShown: (@Sendable (Shown) -> Void)?
+
+    init(onShown: (@Sendable (Shown) -> Void)? = nil) {
+        self.onShown = onShown
+    }
 
     func present(_ frame: VideoFrame) {
         let hash = md5.hash(frame)
         let shown = Shown(pts: frame.presentationTime?.seconds ?? .nan, md5: hash, deviceTime: monotonicSeconds(), height: frame.height)
         log.withLock { $0.append(shown) }
+        onShown?(shown)
     }
     func idle(status: PlaybackStatus) -> [UserCommand] { [] }
     func close() {}

@@ -8,18 +8,17 @@ extension PlaybackTests {
         /// Three variants as the issue draws them (426×240 at 400 kbit/s, 854×480 at
         /// 1.2 Mbit/s, 1280×720 at 3 Mbit/s; 2 s segments, 24 s), made once into the cache by
         /// ffmpeg's HLS muxer (`master.m3u8`), and by its DASH muxer from the same pictures
-        /// without encoding them again (`manifest.mpd`). x264's fastest preset: the rates are
-        /// what the test needs, not the pictures' quality (veryfast took two minutes of CI).
+        /// without encoding them again (`manifest.mpd`).
         static func ladder() throws -> URL {
             let seconds = 24
-            let root = Paths.cache.appendingPathComponent("hls-ladder-\(seconds)s-v3")
+            let root = Paths.cache.appendingPathComponent("hls-ladder-\(seconds)s-v2")
             if FileManager.default.fileExists(atPath: root.appendingPathComponent("manifest.mpd").path) { return root }
             let making = root.appendingPathExtension("part")
             try? FileManager.default.removeItem(at: making)
             try FileManager.default.createDirectory(at: making, withIntermediateDirectories: true)
             var arguments = ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=\(seconds)",
                              "-filter_complex", "[0:v]split=3[a][b][c];[b]scale=854:480[m];[c]scale=426:240[s]",
-                             "-map", "[s]", "-map", "[m]", "-map", "[a]", "-c:v", "libx264", "-preset", "ultrafast",
+                             "-map", "[s]", "-map", "[m]", "-map", "[a]", "-c:v", "libx264", "-preset", "veryfast",
                              "-g", "50", "-keyint_min", "50", "-sc_threshold", "0"]
             for (index, rate) in [400, 1200, 3000].enumerated() {
                 arguments += ["-b:v:\(index)", "\(rate)k", "-maxrate:v:\(index)", "\(rate)k", "-bufsize:v:\(index)", "\(2 * rate)k"]

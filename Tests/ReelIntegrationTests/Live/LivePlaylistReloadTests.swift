@@ -5,7 +5,6 @@ import Testing
 /// A live HLS playlist reloaded in step with its server: each new segment fetched soon after
 /// it is listed, and every packet as FFmpeg reads the finished stream.
 @Suite struct LivePlaylistReloadTests {
-    typealias PacketRow = PlaybackTests.WholePicturePacketsTests.PacketRow
     static let segmentCount = 12
 
     /// Twelve one-second H.264 segments and ffmpeg's own (VOD) playlist of them.
@@ -51,7 +50,8 @@ import Testing
             guard let firstLoad else { return }
             for count in 4...Self.segmentCount {
                 let due = firstLoad + 0.3 + Double(count - 4)
-                while Date().timeIntervalSince1970 < due { usleep(1_000) }
+                let wait = due - Date().timeIntervalSince1970
+                if wait > 0 { usleep(useconds_t(wait * 1e6)) }
                 try? Self.writeLivePlaylist(in: directory, published: count)
                 published.record(segment: count - 1, at: Date().timeIntervalSince1970)
             }
@@ -60,14 +60,7 @@ import Testing
         }
         publisher.start()
 
-        let demuxer = try Demuxer(url: server.url("live.m3u8"), options: DemuxOptions().forLiveHLS())
-        let video = try #require(demuxer.bestStream(of: .video))
-        var md5 = FrameMD5()
-        var ours: [PacketRow] = []
-        while let packet = try demuxer.readPacket() {
-            guard packet.streamIndex == video else { continue }
-            ours.append(PacketRow(pts: packet.pts, dts: packet.dts, size: packet.data.count, md5: md5.hash(packet.data), isKeyframe: packet.isKeyframe))
-        }
+        let ours = try PlaybackTests.WholePicturePacketsTests.reelPackets(server.url("live.m3u8"), options: DemuxOptions().forLiveHLS())
 
         #expect(ours.count == expected.count, "every packet once")
         for (index, pair) in zip(ours, expected).enumerated() where pair.0 != pair.1 {

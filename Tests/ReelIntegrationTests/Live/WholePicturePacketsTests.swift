@@ -38,9 +38,11 @@ extension PlaybackTests {
             }
         }
 
-        /// The video packets Reel's demuxer gives with live options, until the input ends.
-        static func reelPackets(_ url: String, each: (Int) -> Void = { _ in }) throws -> [PacketRow] {
-            let demuxer = try Demuxer(url: url, options: DemuxOptions(timeout: nil).forLiveInput())
+        /// The video packets Reel's demuxer gives with `options` (live ones by default),
+        /// until the input ends.
+        static func reelPackets(_ url: String, options: DemuxOptions = DemuxOptions(timeout: nil).forLiveInput(),
+                                each: (Int) -> Void = { _ in }) throws -> [PacketRow] {
+            let demuxer = try Demuxer(url: url, options: options)
             let video = try #require(demuxer.bestStream(of: .video))
             var md5 = FrameMD5()
             var rows: [PacketRow] = []

@@ -55,6 +55,21 @@ final class FaultyRelay: @unchecked Sendable {
     private var capacity: Double?
     private var linkFreeAt = 0.0
 
+    /// Called on a relay thread with the path of each HTTP GET a client sends, in order.
+    func observeRequests(_ observer: @escaping @Sendable (String) -> Void) {
+        lock.withLock { requestObserver = observer }
+    }
+    private var requestObserver: (@Sendable (String) -> Void)?
+
+    /// The paths of the GET request lines in `bytes` (a client's requests are small, so
+    /// each comes whole in one read).
+    private static func requestedPaths(_ bytes: ArraySlice<UInt8>) -> [String] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\r\n").compactMap { line in
+            let words = line.split(separator: " ")
+            return words.count == 3 && words[0] == "GET" ? String(words[1]) : nil
+        }
+    }
+
     /// Closes every connection open now, as a server that drops its clients does; later
     /// ones are relayed as before.
     func closeConnections() {
@@ -150,6 +165,9 @@ final class FaultyRelay: @unchecked Sendable {
             if count < 0 { noteFailure("reading from the \(towardsClient ? "server" : "client")") }
             if count <= 0 { return }
             guard current == .forwarding else { continue }
+            if !towardsClient, let observer = lock.withLock({ requestObserver }) {
+                Self.requestedPaths(buffer[..<count]).forEach(observer)
+            }
             if towardsClient, let sendAt = lock.withLock({ () -> Double? in
                 guard let capacity else { return nil }
                 let start = max(linkFreeAt, monotonicSeconds())

@@ -48,18 +48,23 @@ public final class GStreamerDecoder: @unchecked Sendable {
 
     /// The highest variant bit rate an adaptive stream may switch to (bits/s), if capped.
     private let maximumBitrate: Int?
+    /// How far ahead of what is decoded an adaptive stream is downloaded (seconds), if bounded.
+    private let readAhead: Double?
 
     /// The audio stream to decode in place of decodebin3's default, by GStreamer's id.
     private let audioStreamID: String?
 
     /// Opens `uri` and waits up to `timeout` seconds for its first pictures and sound
     /// (GStreamer's preroll); throws GStreamer's error when it cannot. An adaptive stream's
-    /// variants are kept at or below `maximumBitrate` bits/s when it is given. With
-    /// `audioStreamID` (an id of ``collection`` from an earlier open of the same input),
+    /// variants are kept at or below `maximumBitrate` bits/s when it is given, and its
+    /// segments downloaded at most `readAhead` seconds ahead of the decoders (GStreamer's
+    /// adaptive demuxers go 30 s ahead by default). With `audioStreamID` (an id of ``collection`` from an earlier open of the same input),
     /// that audio stream is decoded from the start instead of the default one.
-    public init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, audioStreamID: String? = nil) throws(GStreamerError) {
+    public init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, readAhead: Double? = nil,
+                audioStreamID: String? = nil) throws(GStreamerError) {
         _ = GStreamer.initialised
         self.maximumBitrate = maximumBitrate
+        self.readAhead = readAhead
         self.audioStreamID = audioStreamID
         guard let pipeline = gst_pipeline_new("reel"), let bus = gst_element_get_bus(pipeline) else { throw GStreamerError("cannot make a pipeline") }
         self.pipeline = pipeline
@@ -463,12 +468,18 @@ public final class GStreamerDecoder: @unchecked Sendable {
     }
 
     /// An element was added somewhere in the pipeline (a streaming thread): the first video
-    /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap.
+    /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap
+    /// and the read-ahead bound.
     private func noteDecoder(_ element: UnsafeMutablePointer<GstElement>) {
         guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
         let kinds = String(cString: klass)
         if kinds.contains("Demuxer/Adaptive") {
             if let maximumBitrate { reel_g_object_set_uint(UnsafeMutableRawPointer(element), "max-bitrate", guint(clamping: maximumBitrate)) }
+            if let readAhead, readAhead > 0 {
+                let nanoseconds = guint64(min(readAhead, 3600) * 1e9)
+                reel_g_object_set_uint64(UnsafeMutableRawPointer(element), "max-buffering-time", nanoseconds)
+                reel_g_object_set_uint64(UnsafeMutableRawPointer(element), "high-watermark-time", nanoseconds)
+            }
             lock.withLock { adaptiveDemuxer = element }
             return
         }

@@ -60,7 +60,8 @@ extension Player {
         public var untimed = false
         /// Packets queued ahead of decoding, per stream: bytes and seconds (ffplay: 15 MB total).
         public var packetQueueBytes = 16 << 20
-        /// Seconds of packets queued ahead of decoding, per stream.
+        /// Seconds of packets queued ahead of decoding, per stream; with GStreamer's engine,
+        /// how far ahead an adaptive stream's segments are downloaded.
         public var packetQueueSeconds = 10.0
         /// Decoded frames queued ahead of display (ffplay: 3 video, 9 audio).
         public var videoFrameQueueCount = 4

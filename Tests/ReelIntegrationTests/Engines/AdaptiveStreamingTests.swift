@@ -8,17 +8,18 @@ extension PlaybackTests {
         /// Three variants as the issue draws them (426×240 at 400 kbit/s, 854×480 at
         /// 1.2 Mbit/s, 1280×720 at 3 Mbit/s; 2 s segments, 24 s), made once into the cache by
         /// ffmpeg's HLS muxer (`master.m3u8`), and by its DASH muxer from the same pictures
-        /// without encoding them again (`manifest.mpd`).
+        /// without encoding them again (`manifest.mpd`). x264's fastest preset: the rates are
+        /// what the tests need, not the pictures' quality (veryfast took two minutes of CI).
         static func ladder() throws -> URL {
             let seconds = 24
-            let root = Paths.cache.appendingPathComponent("hls-ladder-\(seconds)s-v2")
+            let root = Paths.cache.appendingPathComponent("hls-ladder-\(seconds)s-v3")
             if FileManager.default.fileExists(atPath: root.appendingPathComponent("manifest.mpd").path) { return root }
             let making = root.appendingPathExtension("part")
             try? FileManager.default.removeItem(at: making)
             try FileManager.default.createDirectory(at: making, withIntermediateDirectories: true)
             var arguments = ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=\(seconds)",
                              "-filter_complex", "[0:v]split=3[a][b][c];[b]scale=854:480[m];[c]scale=426:240[s]",
-                             "-map", "[s]", "-map", "[m]", "-map", "[a]", "-c:v", "libx264", "-preset", "veryfast",
+                             "-map", "[s]", "-map", "[m]", "-map", "[a]", "-c:v", "libx264", "-preset", "ultrafast",
                              "-g", "50", "-keyint_min", "50", "-sc_threshold", "0"]
             for (index, rate) in [400, 1200, 3000].enumerated() {
                 arguments += ["-b:v:\(index)", "\(rate)k", "-maxrate:v:\(index)", "\(rate)k", "-bufsize:v:\(index)", "\(2 * rate)k"]
@@ -78,6 +79,43 @@ extension PlaybackTests {
             #expect(phases.down != nil, "no lower picture shown after the limit")
             #expect(phases.upRequested && phases.up != nil, "back up after the release: requested \(phases.upRequested), shown at \(phases.up ?? -1) s")
             #expect(stall <= 1, "longest stall \(stall) s")
+        }
+
+        /// `packetQueueSeconds` bounds how far ahead GStreamer downloads an adaptive stream
+        /// (its demuxers' default is 30 s): with the display held on its first picture, the
+        /// newest segment requested stays within the bound, a segment and the decoders'
+        /// queues of it (4 s: up to 6 s requested; unbounded, all 24 s were). A CI run whose
+        /// display started late saw the whole ladder downloaded before the first picture.
+        @Test(.timeLimit(.minutes(1))) func theReadAheadBoundsTheDownloads() async throws {
+            let seconds = 4.0
+            let server = try StaticWebServer(root: try Self.ladder())
+            defer { server.stop() }
+            let relay = try FaultyRelay(to: server.port)
+            defer { relay.stop() }
+            let newest = LockedValue(-1)
+            relay.observeRequests { path in
+                guard let match = path.firstMatch(of: /index(\d+)\.ts$/), let index = Int(match.1) else { return }
+                newest.withLock { $0 = max($0, index) }
+            }
+            var configuration = Player.Configuration()
+            configuration.engine = .gstreamer
+            configuration.packetQueueSeconds = seconds
+            let held = LockedValue(false)
+            let video = RecordingVideoOutput { _ in
+                let first = held.withLock { wasHeld in
+                    defer { wasHeld = true }
+                    return !wasHeld
+                }
+                if first { Thread.sleep(forTimeInterval: 8) }
+            }
+            let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
+            try await player.open("http://127.0.0.1:\(relay.port)/master.m3u8")
+            player.play()
+            try await Task.sleep(for: .seconds(7))
+            let requested = newest.withLock { $0 }
+            player.stop()
+            print("read-ahead \(seconds) s: the newest segment requested while the first picture was held: index \(requested) (\((requested + 1) * 2) s of media)")
+            #expect(Double((requested + 1) * 2) <= seconds + 2 + 4, "segments up to \((requested + 1) * 2) s requested")
         }
 
         /// The first 10 s of `url` played.

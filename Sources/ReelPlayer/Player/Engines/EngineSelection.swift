@@ -97,7 +97,8 @@ enum PlaybackEngines {
                      interrupt: InterruptController?, maximumBitrate: Int?, records: Bool = false, head: Data? = nil) throws -> any PlaybackEngine {
         switch engine {
         case .gstreamer:
-            return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate)
+            return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate,
+                                       readAhead: configuration.packetQueueSeconds)
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
             // A playlist read whole and without an end is live before its missing duration says so.

@@ -37,12 +37,13 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     var currentVariant: String? { variant.withLock { $0 } }
 
     /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`; an
-    /// adaptive stream's variants are kept at or below `maximumBitrate` bits/s when given.
-    init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil) throws {
+    /// adaptive stream's variants are kept at or below `maximumBitrate` bits/s when given,
+    /// and its segments downloaded at most `readAhead` seconds ahead.
+    init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil, readAhead: Double? = nil) throws {
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
-        opening = Opening(url: url, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate)
+        opening = Opening(url: url, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead)
         decoder = try opening.decoder()
         (info, streamIDs) = Self.describe(decoder, url: url)
     }
@@ -53,6 +54,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         let streams: GStreamerDecoder.Streams
         let timeout: Double?
         let maximumBitrate: Int?
+        let readAhead: Double?
 
         /// A decoder of the input, decoding audio stream `audioStreamID` when given.
         func decoder(audioStreamID: String? = nil) throws -> GStreamerDecoder {
@@ -66,7 +68,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
                 do {
                     let attemptTimeout = mayRetry ? GStreamerEngine.fileStallLimit : max(deadline.timeIntervalSinceNow, 0)
                     return try GStreamerDecoder(uri: uri, streams: streams, timeout: attemptTimeout, maximumBitrate: maximumBitrate,
-                                                audioStreamID: audioStreamID)
+                                                readAhead: readAhead, audioStreamID: audioStreamID)
                 } catch where error.kind == .timedOut && mayRetry {
                     mayRetry = false
                 } catch {

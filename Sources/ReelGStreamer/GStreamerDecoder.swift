@@ -58,8 +58,9 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// (GStreamer's preroll); throws GStreamer's error when it cannot. An adaptive stream's
     /// variants are kept at or below `maximumBitrate` bits/s when it is given, and its
     /// segments downloaded at most `readAhead` seconds ahead of the decoders (GStreamer's
-    /// adaptive demuxers go 30 s ahead by default). With `audioStreamID` (an id of ``collection`` from an earlier open of the same input),
-    /// that audio stream is decoded from the start instead of the default one.
+    /// adaptive demuxers go 30 s ahead by default). With `audioStreamID` (an id of
+    /// ``collection`` from an earlier open of the same input), that audio stream is decoded
+    /// from the start instead of the default one.
     public init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, readAhead: Double? = nil,
                 audioStreamID: String? = nil) throws(GStreamerError) {
         _ = GStreamer.initialised

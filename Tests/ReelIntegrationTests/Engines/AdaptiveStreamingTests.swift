@@ -83,36 +83,43 @@ extension PlaybackTests {
 
         /// `packetQueueSeconds` bounds how far ahead GStreamer downloads an adaptive stream
         /// (its demuxers' default is 30 s): with the display held on its first picture, the
-        /// newest segment requested stays within the bound, a segment and the decoders'
-        /// queues of it (4 s: up to 6 s requested; unbounded, all 24 s were). A CI run whose
-        /// display started late saw the whole ladder downloaded before the first picture.
+        /// newest segment requested once the downloads stop stays within the bound, a segment
+        /// and the decoders' queues of it (4 s: up to 6 s requested; unbounded, all 24 s were).
+        /// A CI run whose display started late saw the whole ladder downloaded before the
+        /// first picture.
         @Test(.timeLimit(.minutes(1))) func theReadAheadBoundsTheDownloads() async throws {
             let seconds = 4.0
             let server = try StaticWebServer(root: try Self.ladder())
             defer { server.stop() }
             let relay = try FaultyRelay(to: server.port)
             defer { relay.stop() }
-            let newest = LockedValue(-1)
+            let newest = LockedValue((index: -1, at: Date()))
             relay.observeRequests { path in
                 guard let match = path.firstMatch(of: /index(\d+)\.ts$/), let index = Int(match.1) else { return }
-                newest.withLock { $0 = max($0, index) }
+                newest.withLock { $0 = (max($0.index, index), Date()) }
             }
             var configuration = Player.Configuration()
             configuration.engine = .gstreamer
             configuration.packetQueueSeconds = seconds
             let held = LockedValue(false)
+            let release = DispatchSemaphore(value: 0)
             let video = RecordingVideoOutput { _ in
                 let first = held.withLock { wasHeld in
                     defer { wasHeld = true }
                     return !wasHeld
                 }
-                if first { Thread.sleep(forTimeInterval: 8) }
+                if first { _ = release.wait(timeout: .now() + 30) }
             }
             let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
             try await player.open("http://127.0.0.1:\(relay.port)/master.m3u8")
             player.play()
-            try await Task.sleep(for: .seconds(7))
-            let requested = newest.withLock { $0 }
+            // A segment takes milliseconds on loopback: 2 s without a request is a download stopped.
+            let deadline = Date().addingTimeInterval(30)
+            while !(held.withLock { $0 } && newest.withLock { Date().timeIntervalSince($0.at) } >= 2), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let requested = newest.withLock { $0.index }
+            release.signal()
             player.stop()
             print("read-ahead \(seconds) s: the newest segment requested while the first picture was held: index \(requested) (\((requested + 1) * 2) s of media)")
             #expect(requested >= 1, "no segment requested beyond the first picture's")

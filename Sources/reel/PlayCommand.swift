@@ -98,6 +98,10 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The tallest variant of an adaptive stream (an HLS master playlist) to switch to, in rows.", valueName: "rows"))
     var maxHeight: Int?
 
+    @Option(name: .customLong("demuxer-readahead-secs"), help: ArgumentHelp("Read at most this many seconds of media ahead of decoding, per stream (16 MiB at most); an adaptive stream's segments are downloaded as far ahead through GStreamer. As mpv's --demuxer-readahead-secs.",
+                                                                        valueName: "seconds"))
+    var readAhead: Double = Player.Configuration().packetQueueSeconds
+
     @Option(help: "Decoding threads; 0 chooses one per core.")
     var threads: Int = 0
 
@@ -149,6 +153,7 @@ struct PlayCommand: AsyncParsableCommand {
         if plays == .times(0) { throw ValidationError("--loop-playlist 0 would play nothing; 1 plays the list once") }
         guard (0.5...2).contains(rate) else { throw ValidationError("--rate must be between 0.5 and 2") }
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        guard readAhead > 0, readAhead <= 3600 else { throw ValidationError("--demuxer-readahead-secs takes seconds above 0, up to 3600 (got \(readAhead))") }
         if let maxHeight, maxHeight < 1 { throw ValidationError("--max-height takes a number of rows (got \(maxHeight))") }
         guard ClockMaster(rawValue: clock) != nil else { throw ValidationError("--clock must be audio, video or external") }
         guard engine == "auto" || PlaybackEngineKind(rawValue: engine) != nil else { throw ValidationError("--engine takes auto, ffmpeg or gstreamer (got \(engine))") }
@@ -201,6 +206,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio
         configuration.decoder = DecoderOptions(threadCount: threads)
         configuration.maximumVariantHeight = maxHeight
+        configuration.packetQueueSeconds = readAhead
         configuration.engine = PlaybackEngineKind(rawValue: engine).map { $0 == .ffmpeg ? .ffmpeg : .gstreamer } ?? .automatic
         configuration.rotation = RotateOption.parse(rotate) ?? .automatic()
         configuration.tapsOrientedFrames = tapRotate

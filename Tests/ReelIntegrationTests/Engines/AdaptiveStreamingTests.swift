@@ -93,11 +93,7 @@ extension PlaybackTests {
             defer { server.stop() }
             let relay = try FaultyRelay(to: server.port)
             defer { relay.stop() }
-            let newest = LockedValue((index: -1, at: Date()))
-            relay.observeRequests { path in
-                guard let match = path.firstMatch(of: /index(\d+)\.ts$/), let index = Int(match.1) else { return }
-                newest.withLock { $0 = (max($0.index, index), Date()) }
-            }
+            let segments = SegmentRequests(relay)
             var configuration = Player.Configuration()
             configuration.engine = .gstreamer
             configuration.packetQueueSeconds = seconds
@@ -113,17 +109,39 @@ extension PlaybackTests {
             let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
             try await player.open("http://127.0.0.1:\(relay.port)/master.m3u8")
             player.play()
-            // A segment takes milliseconds on loopback: 2 s without a request is a download stopped.
-            let deadline = Date().addingTimeInterval(30)
-            while !(held.withLock { $0 } && newest.withLock { Date().timeIntervalSince($0.at) } >= 2), Date() < deadline {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            let requested = newest.withLock { $0.index }
+            let requested = try await segments.newestOnceStopped { held.withLock { $0 } }
             release.signal()
             player.stop()
             print("read-ahead \(seconds) s: the newest segment requested while the first picture was held: index \(requested) (\((requested + 1) * 2) s of media)")
             #expect(requested >= 1, "no segment requested beyond the first picture's")
             #expect(Double((requested + 1) * 2) <= seconds + 2 + 4, "segments up to \((requested + 1) * 2) s requested")
+        }
+
+        /// `reel play --demuxer-readahead-secs` sets that bound: opened paused, the player
+        /// downloads up to the bound (4 s: within 4 + a segment + 4 s of queues) and further
+        /// with a larger one (20 s).
+        @Test(.timeLimit(.minutes(2))) func theCommandLineSetsTheReadAhead() async throws {
+            let server = try StaticWebServer(root: try Self.ladder())
+            defer { server.stop() }
+            var newest: [Double: Int] = [:]
+            var errors = ""
+            for seconds in [4.0, 20.0] {
+                let relay = try FaultyRelay(to: server.port)
+                defer { relay.stop() }
+                let segments = SegmentRequests(relay)
+                let errorPath = NSTemporaryDirectory() + "readahead-\(UUID().uuidString).txt"
+                defer { try? FileManager.default.removeItem(atPath: errorPath) }
+                let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--pause", "--engine", "gstreamer",
+                                                                "--demuxer-readahead-secs", "\(seconds)", "http://127.0.0.1:\(relay.port)/master.m3u8"],
+                                                   errorPath: errorPath)
+                newest[seconds] = try await segments.newestOnceStopped { player.isRunning }
+                player.stop()
+                errors += "\(seconds) s, exit \(player.exitStatus.map(String.init) ?? "none"): " + ((try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "") + "\n"
+            }
+            print("reel play --pause through GStreamer: the newest segment requested with --demuxer-readahead-secs 4: index \(newest[4] ?? -1); 20: index \(newest[20] ?? -1)")
+            let bounded = try #require(newest[4]), wider = try #require(newest[20])
+            #expect(bounded >= 1 && Double((bounded + 1) * 2) <= 4 + 2 + 4, "4 s: segments up to \((bounded + 1) * 2) s requested; \(errors)")
+            #expect(wider > bounded, "20 s: up to index \(wider), 4 s: \(bounded); \(errors)")
         }
 
         /// The first 10 s of `url` played.
@@ -230,5 +248,30 @@ private final class BandwidthScenario: @unchecked Sendable {
         if let match = path.firstMatch(of: /\/v(\d)\/index\d+\.ts$/) { return Int(match.1) }
         if let match = path.firstMatch(of: /chunk-stream(\d)-\d+\.m4s$/) { return Int(match.1) }
         return nil
+    }
+}
+
+/// The HLS segments a relay forwards (`/vN/indexK.ts`): the newest index, once the
+/// downloads stop.
+private final class SegmentRequests: Sendable {
+    private let newest = LockedValue((index: -1, at: Date()))
+
+    init(_ relay: FaultyRelay) {
+        relay.observeRequests { [newest] path in
+            guard let match = path.firstMatch(of: /index(\d+)\.ts$/), let index = Int(match.1) else { return }
+            newest.withLock { $0 = (max($0.index, index), Date()) }
+        }
+    }
+
+    /// The newest index requested once one was and none has been for 2 s while `holding`
+    /// (a segment takes milliseconds on loopback), within 30 s.
+    func newestOnceStopped(while holding: () -> Bool) async throws -> Int {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let (index, at) = newest.withLock { ($0.index, $0.at) }
+            if index >= 0, holding(), Date().timeIntervalSince(at) >= 2 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return newest.withLock { $0.index }
     }
 }

@@ -161,7 +161,8 @@ extension PlaybackTests {
                                          (["--vr-k1", "20"], "--vr-k1 must be between -10 and 10"),
                                          (["--vr-chroma", "1:1"], "--vr-chroma takes three scales"),
                                          (["--vr-ipd", "130"], "--vr-ipd must be above 0 and at most --vr-screen-width"),
-                                         (["--view-size", "1x1"], "--view-size takes WxH")] {
+                                         (["--view-size", "1x1"], "--view-size takes WxH"),
+                                         (["--demuxer-readahead-secs", "0"], "--demuxer-readahead-secs takes seconds above 0, up to 3600")] {
                 let invalid = try Processes.run(Paths.reel, ["play", "--headless"] + arguments + ["x.mp4"])
                 #expect(invalid.status != 0 && invalid.stderr.contains(message), "\(arguments): \(invalid.stderr)")
             }

@@ -82,8 +82,14 @@ final class FaultyRelay: @unchecked Sendable {
         }
     }
 
+    /// Once: a second close would close whatever descriptor took the listener's number
+    /// (the deinit comes after a test's own `stop()`, once the accept thread lets go).
     func stop() {
-        lock.withLock { stopped = true }
+        let wasStopped = lock.withLock {
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
         shutdown(listener.descriptor, Int32(SHUT_RDWR))
         close(listener.descriptor)
         closeConnections()

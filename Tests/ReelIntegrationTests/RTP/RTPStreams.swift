@@ -63,9 +63,23 @@ enum RTPStreams {
     /// Waits until someone has bound `port` (the receiver is listening).
     static func waitUntilBound(_ port: Int, seconds: Double = 20) throws {
         let deadline = Date().addingTimeInterval(seconds)
-        while isFree(port) {
+        while !isBound(port) {
             guard Date() < deadline else { throw TestSetupError("nothing bound UDP port \(port) within \(seconds) s") }
             Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Whether a UDP socket on this host is bound to `port`, as the kernel lists them. Not
+    /// by binding it: a probe that holds the port as the receiver binds it makes the
+    /// receiver fail, and the wait then runs out (a CI run saw it once).
+    static func isBound(_ port: Int) -> Bool {
+        let suffix = String(format: ":%04X", port)
+        return ["/proc/net/udp", "/proc/net/udp6"].contains { table in
+            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").dropFirst().contains { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 1 && fields[1].hasSuffix(suffix)
+            }
         }
     }
 

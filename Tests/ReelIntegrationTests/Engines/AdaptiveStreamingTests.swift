@@ -109,7 +109,7 @@ extension PlaybackTests {
             let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
             try await player.open("http://127.0.0.1:\(relay.port)/master.m3u8")
             player.play()
-            let requested = try await segments.newestOnceStopped { held.withLock { $0 } }
+            let requested = segments.newestOnceStopped { held.withLock { $0 } }
             release.signal()
             player.stop()
             print("read-ahead \(seconds) s: the newest segment requested while the first picture was held: index \(requested) (\((requested + 1) * 2) s of media)")
@@ -134,7 +134,7 @@ extension PlaybackTests {
                 let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--pause", "--engine", "gstreamer",
                                                                 "--demuxer-readahead-secs", "\(seconds)", "http://127.0.0.1:\(relay.port)/master.m3u8"],
                                                    errorPath: errorPath)
-                newest[seconds] = try await segments.newestOnceStopped { player.isRunning }
+                newest[seconds] = segments.newestOnceStopped { player.isRunning }
                 player.stop()
                 errors += "\(seconds) s, exit \(player.exitStatus.map(String.init) ?? "none"): " + ((try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "") + "\n"
             }
@@ -255,22 +255,26 @@ private final class BandwidthScenario: @unchecked Sendable {
 /// downloads stop.
 private final class SegmentRequests: Sendable {
     private let newest = LockedValue((index: -1, at: Date()))
+    private let requested = DispatchSemaphore(value: 0)
 
     init(_ relay: FaultyRelay) {
-        relay.observeRequests { [newest] path in
+        relay.observeRequests { [newest, requested] path in
             guard let match = path.firstMatch(of: /index(\d+)\.ts$/), let index = Int(match.1) else { return }
             newest.withLock { $0 = (max($0.index, index), Date()) }
+            requested.signal()
         }
     }
 
     /// The newest index requested once one was and none has been for 2 s while `holding`
-    /// (a segment takes milliseconds on loopback), within 30 s.
-    func newestOnceStopped(while holding: () -> Bool) async throws -> Int {
+    /// (a segment takes milliseconds on loopback), within 30 s: woken by each request.
+    func newestOnceStopped(while holding: () -> Bool) -> Int {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let (index, at) = newest.withLock { ($0.index, $0.at) }
-            if index >= 0, holding(), Date().timeIntervalSince(at) >= 2 { break }
-            try await Task.sleep(for: .milliseconds(100))
+            // Quiet already but not yet holding: another 2 s, or until the next request.
+            let quietUntil = at.addingTimeInterval(2) > Date() ? at.addingTimeInterval(2) : Date().addingTimeInterval(2)
+            if requested.wait(timeout: .now() + min(quietUntil, deadline).timeIntervalSinceNow) == .timedOut,
+               index >= 0, holding() { break }
         }
         return newest.withLock { $0.index }
     }

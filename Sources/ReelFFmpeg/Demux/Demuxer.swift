@@ -79,10 +79,14 @@ public final class Demuxer {
             throw error(openCode, operation: .open, url: url, interrupt: interrupt)
         }
         context = opened
-        let findCode = interrupt.guarding { avformat_find_stream_info(context, nil) }
-        if findCode < 0 {
+        // Probing reads `analyzeduration` of media, which a live input sends in real time.
+        // Cut off, it reports success, but a protocol such as RTMP was left in the middle of
+        // a message, and a later read fails on the rest ("RTMP packet size mismatch").
+        let probing = Double(formatOptions["analyzeduration"] ?? "").map { $0 / 1e6 } ?? Self.defaultProbeSeconds
+        let findCode = interrupt.guarding(allowance: probing) { avformat_find_stream_info(context, nil) }
+        if findCode < 0 || interrupt.interruptionReason != nil {
             avformat_close_input(&maybeContext)
-            throw error(findCode, operation: .open, url: url, interrupt: interrupt)
+            throw error(findCode < 0 ? findCode : FFmpegCode.exit, operation: .open, url: url, interrupt: interrupt)
         }
         guard context.pointee.nb_streams > 0 else {
             avformat_close_input(&maybeContext)
@@ -90,6 +94,9 @@ public final class Demuxer {
         }
         return (context, playlistReloads)
     }
+
+    /// libavformat's `analyzeduration` when none is given.
+    private static let defaultProbeSeconds = 5.0
 
     /// An FLV input whose metadata promises a picture (`onMetaData`'s width, displayWidth
     /// or videocodecid) but that has no video stream yet.

@@ -25,11 +25,12 @@ public final class InterruptController: Sendable {
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
-    /// Runs `body` with the deadline armed for one operation.
-    func guarding<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// Runs `body` with the deadline armed for one operation, `allowance` seconds later
+    /// than the timeout (an operation that must wait that long by design).
+    func guarding<Result>(allowance: Double = 0, _ body: () throws -> Result) rethrows -> Result {
         timedOut.store(false, ordering: .relaxed)
         if let timeout {
-            deadline.store(DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout, 0) * 1e9), ordering: .relaxed)
+            deadline.store(DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout + allowance, 0) * 1e9), ordering: .relaxed)
         }
         defer { deadline.store(0, ordering: .relaxed) }
         return try body()

@@ -44,7 +44,13 @@ extension PlaybackTests {
                 let session = Session(server: server, publisher: publisher, relay: relay, player: player, errors: errors)
                 let deadline = Date().addingTimeInterval(20)
                 while Date() < deadline, player.isRunning || session.stderr.contains(" shown ") {
-                    if session.waitForLine(" shown ", count: 3, timeout: 1) != nil { return session }
+                    // Three stats lines, and no reconnection among them: the faults come to a
+                    // player that plays (a stats line also reads "shown 0" after a reconnect).
+                    guard session.waitForLine(" shown ", count: 3, timeout: 1) != nil else { continue }
+                    let steady = !session.stderr.contains("reconnecting")
+                    if !steady { session.stop() }
+                    try #require(steady, "the player reconnected before any fault: \(session.stderr)")
+                    return session
                 }
                 if attempt == 1, !player.isRunning, session.stderr.contains("cannot open") {
                     print("setup: the first player could not open through the relay (\(session.stderr.prefix(200))); a second one")

@@ -114,6 +114,30 @@ import Testing
         #expect(frameHashes(decoded.stdout) == (try localHashes(fixture.path)))
     }
 
+    /// The timeout is time without a byte arriving, as FFmpeg's `rw_timeout`: probing a
+    /// file whose bytes trickle in over a slow link for longer than the timeout succeeds.
+    /// (A deadline on the whole probe said "no answer within 1 s" here after 7 s of bytes,
+    /// and on RTMP it cut the probe in the middle of a message.)
+    @Test func aSlowLinkIsNotATimeoutWhileBytesArrive() throws {
+        let fixture = Fixtures.named("h264-mp3.ts")
+        let directory = try Paths.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: directory.appendingPathComponent("clip.ts").path)
+        let server = try StaticWebServer(root: directory)
+        let relay = try FaultyRelay(to: server.port)
+        defer { relay.stop() }
+        // 25 kB/s: probing reads the clip and its end (for the duration), for several seconds.
+        relay.limit(bitsPerSecond: 200_000)
+        let started = Date()
+        let probe = try reel("probe", "--json", "--timeout", "1", "http://127.0.0.1:\(relay.port)/clip.ts", timeout: 60)
+        let elapsed = Date().timeIntervalSince(started)
+        print(String(format: "slow link: probed in %.1f s with --timeout 1", elapsed))
+        try #require(probe.status == 0, "\(probe.stderr)")
+        #expect(elapsed > 3, "the link was not slow enough to test the timeout: \(elapsed) s")
+        let oracle = try Processes.run("ffprobe", ["-v", "error", "-of", "json", "-show_entries", "stream=codec_name", fixture.path])
+        let codecs = { (json: String) in try self.streamsOf(json).compactMap { $0["codec_name"] as? String } }
+        #expect(try codecs(probe.stdout) == codecs(oracle.stdout))
+    }
+
     private func streamsOf(_ json: String) throws -> [[String: Any]] {
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         return object?["streams"] as? [[String: Any]] ?? []

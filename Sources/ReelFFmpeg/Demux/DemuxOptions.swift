@@ -1,9 +1,9 @@
 /// How to open an input.
 public struct DemuxOptions: Sendable {
-    /// Seconds that opening, or reading one packet, may block before giving up; probing
-    /// the streams is given the media it reads (`analyzeduration`) on top, which a live
-    /// input sends in real time. `nil` waits for ever (a live source that may pause).
-    /// Default 15 s.
+    /// Seconds that opening, or reading one packet, may block before giving up; a read
+    /// or the probe of the streams gives up after that long without a byte arriving (a
+    /// live input's probe reads its media as it is sent). `nil` waits for ever (a live
+    /// source that may pause). Default 15 s.
     public var timeout: Double? = 15
     /// Force a container format by libavformat's short name (`sdp`, `mpegts`…).
     public var formatName: String?

@@ -82,8 +82,7 @@ public final class Demuxer {
         // Probing reads `analyzeduration` of media, which a live input sends in real time.
         // Cut off, it reports success, but a protocol such as RTMP was left in the middle of
         // a message, and a later read fails on the rest ("RTMP packet size mismatch").
-        let probing = Double(formatOptions["analyzeduration"] ?? "").map { $0 / 1e6 } ?? Self.defaultProbeSeconds
-        let findCode = interrupt.guarding(allowance: probing) { avformat_find_stream_info(context, nil) }
+        let findCode = interrupt.guarding(input: context) { avformat_find_stream_info(context, nil) }
         if findCode < 0 || interrupt.interruptionReason != nil {
             avformat_close_input(&maybeContext)
             throw error(findCode < 0 ? findCode : FFmpegCode.exit, operation: .open, url: url, interrupt: interrupt)
@@ -94,9 +93,6 @@ public final class Demuxer {
         }
         return (context, playlistReloads)
     }
-
-    /// libavformat's `analyzeduration` when none is given.
-    private static let defaultProbeSeconds = 5.0
 
     /// An FLV input whose metadata promises a picture (`onMetaData`'s width, displayWidth
     /// or videocodecid) but that has no video stream yet.
@@ -133,7 +129,7 @@ public final class Demuxer {
         guard let packet = av_packet_alloc() else { throw InputError(.other, operation: .read, url: url, detail: "out of memory") }
         let box = PacketBox(packet)
         FFmpegLog.clearLastError()
-        let code = interrupt.guarding { av_read_frame(context, packet) }
+        let code = interrupt.guarding(input: context) { av_read_frame(context, packet) }
         if endsTheStream(code) { return nil }
         if code == FFmpegCode.endOfFile {
             if let pb = context.pointee.pb, pb.pointee.error < 0, pb.pointee.error != FFmpegCode.endOfFile, !endsTheStream(pb.pointee.error) {

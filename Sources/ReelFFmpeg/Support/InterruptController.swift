@@ -4,8 +4,8 @@ import ReelCore
 import Synchronization
 
 /// Lets a blocking FFmpeg call (opening a URL, reading a packet) give up: when
-/// ``cancel()`` is called from any thread, or when the current operation has run longer
-/// than ``timeout``. FFmpeg polls it through `AVIOInterruptCB`.
+/// ``cancel()`` is called from any thread, or when the current operation has waited
+/// ``timeout`` seconds (for a probe or a read, seconds without a byte arriving). FFmpeg polls it through `AVIOInterruptCB`.
 public final class InterruptController: Sendable {
     /// Seconds one blocking operation may take; `nil` waits for ever.
     public let timeout: Double?
@@ -13,6 +13,9 @@ public final class InterruptController: Sendable {
     private let timedOut = Atomic<Bool>(false)
     /// Monotonic nanoseconds at which the current operation gives up; 0 when none runs.
     private let deadline = Atomic<UInt64>(0)
+    /// The input whose arriving bytes push the deadline back (its address; 0 for none).
+    private let watchedInput = Atomic<UInt>(0)
+    private let bytesSeen = Atomic<Int64>(0)
 
     /// A controller; each blocking call gives up after `timeout` seconds (`nil`: never).
     public init(timeout: Double?) {
@@ -25,15 +28,26 @@ public final class InterruptController: Sendable {
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
-    /// Runs `body` with the deadline armed for one operation, `allowance` seconds later
-    /// than the timeout (an operation that must wait that long by design).
-    func guarding<Result>(allowance: Double = 0, _ body: () throws -> Result) rethrows -> Result {
+    /// Runs `body` with the deadline armed for one operation. With `input`, bytes that
+    /// arrive on it push the deadline back: the operation gives up after `timeout` seconds
+    /// without any, as FFmpeg's `rw_timeout` does, so probing a live input, which reads
+    /// its media as it is sent, may take longer than the timeout while the media flows.
+    func guarding<Result>(input: UnsafeMutablePointer<AVFormatContext>? = nil, _ body: () throws -> Result) rethrows -> Result {
         timedOut.store(false, ordering: .relaxed)
+        watchedInput.store(UInt(bitPattern: input), ordering: .relaxed)
+        bytesSeen.store(Self.bytesRead(input), ordering: .relaxed)
         if let timeout {
-            deadline.store(DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout + allowance, 0) * 1e9), ordering: .relaxed)
+            deadline.store(DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout, 0) * 1e9), ordering: .relaxed)
         }
-        defer { deadline.store(0, ordering: .relaxed) }
+        defer {
+            deadline.store(0, ordering: .relaxed)
+            watchedInput.store(0, ordering: .relaxed)
+        }
         return try body()
+    }
+
+    private static func bytesRead(_ input: UnsafeMutablePointer<AVFormatContext>?) -> Int64 {
+        input?.pointee.pb?.pointee.bytes_read ?? 0
     }
 
     /// Why the last operation was interrupted, if it was.
@@ -46,7 +60,18 @@ public final class InterruptController: Sendable {
     func shouldInterrupt() -> Bool {
         if isCancelled { return true }
         let limit = deadline.load(ordering: .relaxed)
-        if limit != 0 && DispatchTime.now().uptimeNanoseconds > limit {
+        guard limit != 0 else { return false }
+        let now = DispatchTime.now().uptimeNanoseconds
+        // FFmpeg polls on the thread running the guarded call, the one that owns the input.
+        if let input = UnsafeMutablePointer<AVFormatContext>(bitPattern: watchedInput.load(ordering: .relaxed)), let timeout {
+            let bytes = Self.bytesRead(input)
+            if bytes != bytesSeen.load(ordering: .relaxed) {
+                bytesSeen.store(bytes, ordering: .relaxed)
+                deadline.store(now + UInt64(max(timeout, 0) * 1e9), ordering: .relaxed)
+                return false
+            }
+        }
+        if now > limit {
             timedOut.store(true, ordering: .relaxed)
             return true
         }

@@ -5,9 +5,10 @@ import Synchronization
 
 /// Lets a blocking FFmpeg call (opening a URL, reading a packet) give up: when
 /// ``cancel()`` is called from any thread, or when the current operation has waited
-/// ``timeout`` seconds (for a probe or a read, seconds without a byte arriving). FFmpeg polls it through `AVIOInterruptCB`.
+/// ``timeout`` seconds (a probe or a read: seconds without a byte arriving). FFmpeg polls
+/// it through `AVIOInterruptCB`.
 public final class InterruptController: Sendable {
-    /// Seconds one blocking operation may take; `nil` waits for ever.
+    /// Seconds one blocking operation may wait; `nil` waits for ever.
     public let timeout: Double?
     private let cancelled = Atomic<Bool>(false)
     private let timedOut = Atomic<Bool>(false)

@@ -37,14 +37,17 @@ public final class InterruptController: Sendable {
         timedOut.store(false, ordering: .relaxed)
         watchedInput.store(UInt(bitPattern: input), ordering: .relaxed)
         bytesSeen.store(Self.bytesRead(input), ordering: .relaxed)
-        if let timeout {
-            deadline.store(DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout, 0) * 1e9), ordering: .relaxed)
-        }
+        if let timeout { deadline.store(Self.nanoseconds(timeout, after: DispatchTime.now().uptimeNanoseconds), ordering: .relaxed) }
         defer {
             deadline.store(0, ordering: .relaxed)
             watchedInput.store(0, ordering: .relaxed)
         }
         return try body()
+    }
+
+    /// The monotonic time `seconds` after `now`.
+    private static func nanoseconds(_ seconds: Double, after now: UInt64) -> UInt64 {
+        now + UInt64(max(seconds, 0) * 1e9)
     }
 
     private static func bytesRead(_ input: UnsafeMutablePointer<AVFormatContext>?) -> Int64 {
@@ -68,7 +71,7 @@ public final class InterruptController: Sendable {
             let bytes = Self.bytesRead(input)
             if bytes != bytesSeen.load(ordering: .relaxed) {
                 bytesSeen.store(bytes, ordering: .relaxed)
-                deadline.store(now + UInt64(max(timeout, 0) * 1e9), ordering: .relaxed)
+                deadline.store(Self.nanoseconds(timeout, after: now), ordering: .relaxed)
                 return false
             }
         }

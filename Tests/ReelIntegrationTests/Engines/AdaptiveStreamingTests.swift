@@ -129,8 +129,7 @@ extension PlaybackTests {
                 let relay = try FaultyRelay(to: server.port)
                 defer { relay.stop() }
                 let segments = SegmentRequests(relay)
-                let errorPath = NSTemporaryDirectory() + "readahead-\(UUID().uuidString).txt"
-                defer { try? FileManager.default.removeItem(atPath: errorPath) }
+                let errorPath = try Paths.temporaryDirectory().appendingPathComponent("stderr.txt").path
                 let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--pause", "--engine", "gstreamer",
                                                                 "--demuxer-readahead-secs", "\(seconds)", "http://127.0.0.1:\(relay.port)/master.m3u8"],
                                                    errorPath: errorPath)

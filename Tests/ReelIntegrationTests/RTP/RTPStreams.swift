@@ -69,18 +69,11 @@ enum RTPStreams {
         }
     }
 
-    /// Whether a UDP socket on this host is bound to `port`, as the kernel lists them. Not
-    /// by binding it: a probe that holds the port as the receiver binds it makes the
-    /// receiver fail, and the wait then runs out (a CI run saw it once).
+    /// Whether a UDP socket on this host is bound to `port`, as `ss` lists them. Not by
+    /// binding it: a probe that holds the port as the receiver binds it makes the receiver
+    /// fail, and the wait then runs out (a CI run saw it once).
     static func isBound(_ port: Int) -> Bool {
-        let suffix = String(format: ":%04X", port)
-        return ["/proc/net/udp", "/proc/net/udp6"].contains { table in
-            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").dropFirst().contains { line in
-                let fields = line.split(separator: " ")
-                return fields.count > 1 && fields[1].hasSuffix(suffix)
-            }
-        }
+        (try? Processes.run("ss", ["-Huan", "sport = :\(port)"]).stdout.isEmpty) == false
     }
 
     /// `reel rtp receive` in the background, its JSON report in a file.

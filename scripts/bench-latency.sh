@@ -8,12 +8,16 @@
 # picture on as it is decoded). Servers on loopback:
 # nginx-rtmp (RTMP in, HLS out), gst-rtsp-server relaying the camera's RTP (depayloaded and
 # payloaded again: its own few milliseconds are in the RTSP rows), SRT listener.
+# Two control rows carry the SRT row's MPEG-TS over plain UDP: `ts` as sent, and `ts+20ms`
+# through a delay line that holds each datagram 20 ms, SRT's latency without SRT. Camera and
+# players share this machine's cores, so a fixed delay can cost more than itself (it moves
+# the player's decoding onto the camera's next encode); SRT is compared with `ts+20ms`.
 #   bash scripts/bench-latency.sh            # all rows
 #   ROWS="rtp srt" bash scripts/bench-latency.sh
 source "$(dirname "$0")/lib/bench-common.sh"
 measure=${SECONDS_PER_ROW:-10}
 warmup=3
-rows=${ROWS:-rtp rtsp-udp rtsp-tcp srt rtmp hls}
+rows=${ROWS:-rtp rtsp-udp rtsp-tcp srt ts ts+20ms rtmp hls}
 reel=$PWD/.build/release/reel
 dir=$(mktemp -d)
 children=()
@@ -104,6 +108,15 @@ for row in $rows; do
       camera_args=(-o "srt://127.0.0.1:$((port + 30))?mode=listener&latency=20000"); reel_args=("$url")
       ffmpeg_cmd="$ffmpeg_in -i '$url' -f yuv4mpegpipe -"
       gst_cmd="gst-launch-1.0 -q srtsrc uri='srt://127.0.0.1:$((port + 30))?mode=caller' latency=20 ! tsdemux ! h264parse ! $decode" ;;
+    ts|ts+20ms)
+      listen=$((port + 40)); camera_args=(-o "udp://127.0.0.1:$listen?pkt_size=1316")
+      if [ "$row" = ts+20ms ]; then
+        listen=$((port + 41))
+        /usr/bin/python3 scripts/lib/udp_delay_line.py $((port + 40)) $listen 20 & children+=($!)
+      fi
+      url=udp://127.0.0.1:$listen; reel_args=("$url")
+      ffmpeg_cmd="$ffmpeg_in -i $url -f yuv4mpegpipe -"
+      gst_cmd="gst-launch-1.0 -q udpsrc port=$listen caps=video/mpegts,systemstream=true,packetsize=188 ! tsdemux ! h264parse ! $decode" ;;
     rtmp)
       url=rtmp://127.0.0.1:$port/live/cam; camera_args=(-o "$url"); reel_args=("$url")
       ffmpeg_cmd="$ffmpeg_in -i $url -f yuv4mpegpipe -"

@@ -9,7 +9,7 @@ let package = Package(
         .library(name: "Reel", targets: ["Reel"]),
         // Player, probe, decode, frame tap, outputs; FFmpeg and GStreamer engines.
         .library(name: "ReelPlayer", targets: ["ReelPlayer"]),
-        // Reel's RTP receiver (transports, SRTP); the only product with SwiftNIO and AsyncHTTPClient.
+        // Reel's RTP receiver (transports, SRTP); the only product with SwiftNIO.
         .library(name: "ReelRTP", targets: ["ReelRTP"]),
         // Real-time H.264/H.265 encoding to files, RTP, RTMP, SRT.
         .library(name: "ReelEncoding", targets: ["ReelEncoding"]),
@@ -25,7 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -74,7 +73,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .target(name: "ReelEncoding", dependencies: ["ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelText", "CSocket"]),

@@ -1,47 +1,63 @@
-import AsyncHTTPClient
 import Foundation
-import NIOConcurrencyHelpers
-import NIOCore
 import ReelCore
+import ReelFFmpeg
 
 /// The seed's HTTP progressive download: one GET whose body never ends, each RTP packet
-/// behind a 4-byte big-endian length, across chunk boundaries as they fall.
+/// behind a 4-byte big-endian length, across chunk boundaries as they fall. FFmpeg's HTTP
+/// client fetches it (https, redirects and proxies included), on a thread of its own.
 final class HTTPProgressiveTransport: RTPTransport {
     let url: String
-    private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    /// Seconds the connection and the response's head may take.
+    static let openTimeout = 10.0
+    private let reading = LockedValue<(stream: ProtocolByteStream, finished: DispatchSemaphore)?>(nil)
 
     init(url: String) { self.url = url }
 
     func start(deliver: @escaping @Sendable (ReceivedDatagram) -> Void, closed: @escaping @Sendable (Error?) -> Void) async throws {
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "Accept", value: "video/rtp")
-        let response = try await HTTPClient.shared.execute(request, deadline: .distantFuture)
-        guard response.status == .ok else { throw RTPError("\(url) answered \(response.status.code) \(response.status.reasonPhrase)") }
-        task.withLockedValue {
-            $0 = Task {
-                var framer = LengthPrefixedFramer(lengthSize: 4)
+        let url = url
+        // Opening blocks until the server answers: on its own thread, not the caller's executor.
+        let stream = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ProtocolByteStream, Error>) in
+            Thread {
                 do {
-                    for try await chunk in response.body {
-                        framer.append(chunk.readableBytesView)
-                        while let packet = try framer.next() { deliver(ReceivedDatagram(bytes: packet, onControlPort: false)) }
-                    }
-                    closed(nil)
+                    continuation.resume(returning: try ProtocolByteStream(url: url, headers: [("Accept", "video/rtp")], timeout: Self.openTimeout))
                 } catch {
-                    closed(Task.isCancelled ? nil : error)
+                    continuation.resume(throwing: error)
                 }
+            }.start()
+        }
+        let finished = DispatchSemaphore(value: 0)
+        reading.withLock { $0 = (stream, finished) }
+        let thread = Thread {
+            defer { finished.signal() }
+            var framer = LengthPrefixedFramer(lengthSize: 4)
+            do {
+                while let chunk = try stream.read() {
+                    framer.append(chunk)
+                    while let packet = try framer.next() { deliver(ReceivedDatagram(bytes: packet, onControlPort: false)) }
+                }
+                closed(nil)
+            } catch {
+                closed(error)
             }
         }
+        thread.name = "reel.rtp.http"
+        thread.start()
     }
 
     /// No way back to the server over a download.
     func sendControl(_ bytes: [UInt8]) {}
 
     func stop() async {
-        let running = task.withLockedValue { task in
-            defer { task = nil }
-            return task
+        guard let (stream, finished) = reading.withLock({ reading in
+            defer { reading = nil }
+            return reading
+        }) else { return }
+        stream.cancel()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                finished.wait()
+                continuation.resume()
+            }
         }
-        running?.cancel()
-        await running?.value
     }
 }

@@ -43,6 +43,25 @@ extension PlaybackTests {
             #expect(result.status == 1 && result.stderr.contains("404"), "\(result.stderr)")
         }
 
+        /// FFmpeg's TLS verifies no certificate unless asked; the transport asks, so a
+        /// server whose certificate no trusted authority signed is refused, with the reason.
+        @Test func anUntrustedCertificateIsRefused() throws {
+            let directory = try Paths.temporaryDirectory()
+            let (sent, _, sdp) = try Self.stream(directory)
+            let key = directory.appendingPathComponent("key.pem").path, certificate = directory.appendingPathComponent("cert.pem").path
+            let made = try Processes.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                                     "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            try #require(made.status == 0, "\(made.stderr)")
+            let port = try SilentServer.unusedPort()
+            let url = "https://127.0.0.1:\(port)/streams/1234567"
+            let server = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-c", "copy", "-f", "mpegts",
+                                                         "-listen", "1", "-cert_file", certificate, "-key_file", key, url])
+            defer { server.stop() }
+            try waitFor("the HTTPS server on port \(port)", while: server) { try server.isListening(on: port) }
+            let result = try reel("rtp", "receive", "--sdp", sdp, "--transport", "http", "--url", url, timeout: 30)
+            #expect(result.status == 1 && result.stderr.contains("failed verification"), "\(result.stderr)")
+        }
+
         @Test func tcpWithRFC4571Framing() throws {
             let directory = try Paths.temporaryDirectory()
             let (sent, packets, sdp) = try Self.stream(directory)

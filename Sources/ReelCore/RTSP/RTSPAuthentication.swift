@@ -18,6 +18,11 @@ package struct RTSPAuthentication: Sendable, Equatable {
         self = best
     }
 
+    /// Whether the challenge says the last answer's nonce expired while its credentials were
+    /// right (`stale=true`, RFC 2617 section 3.2.1): the client answers again with the new
+    /// nonce instead of giving up.
+    package var isStale: Bool { parameters["stale"]?.lowercased() == "true" }
+
     init(scheme: Scheme, parameters: [String: String]) {
         self.scheme = scheme
         self.parameters = parameters

@@ -20,8 +20,9 @@ final class RTSPClient: @unchecked Sendable {
     private(set) var channels: (rtp: UInt8, rtcp: UInt8) = (0, 1)
     private(set) var clientPorts: (rtp: Int, rtcp: Int)?
     private var session: RTSPSessionHeader?
-    private var authentication: RTSPAuthentication?
-    private let state = LockedValue((sequence: 0, nonceUses: 0))
+    /// The numbering of requests and the server's challenge with the uses of its nonce:
+    /// written by the requests and, after PLAY, by the reading thread.
+    private let state = LockedValue((sequence: 0, nonceUses: 0, authentication: RTSPAuthentication?.none))
     private let stopped = LockedValue(false)
     private static let userAgent = "Reel/\(ReelRelease.version)"
 
@@ -93,17 +94,26 @@ final class RTSPClient: @unchecked Sendable {
     }
 
     /// Sends a request and waits for its answer; a 401 is answered once with the URL's
-    /// credentials.
+    /// credentials: the first one, and a later one that only says the nonce went stale
+    /// (a camera that renews its nonces mid-session). Any other 401 is the answer.
     @discardableResult
     private func request(_ method: String, _ target: String, headers: [(name: String, value: String)] = []) throws -> RTSPResponse {
         var response = try send(method, target, headers: headers)
-        if response.status == 401, address.user != nil, authentication == nil,
-           let challenge = RTSPAuthentication(challenges: response.headers["www-authenticate"] ?? []) {
-            authentication = challenge
-            state.withLock { $0.nonceUses = 0 }
+        if let challenge = renewal(after: response) {
+            state.withLock { $0.authentication = challenge; $0.nonceUses = 0 }
             response = try send(method, target, headers: headers)
         }
         return response
+    }
+
+    /// The challenge to answer when `response` asks for credentials the client has: the
+    /// first one, or one whose nonce alone went stale and that brings a new nonce (a server
+    /// that calls the nonce it gave stale would be asked for ever).
+    private func renewal(after response: RTSPResponse) -> RTSPAuthentication? {
+        guard response.status == 401, address.user != nil,
+              let challenge = RTSPAuthentication(challenges: response.headers["www-authenticate"] ?? []) else { return nil }
+        guard let current = state.withLock({ $0.authentication }) else { return challenge }
+        return challenge.isStale && challenge.parameters["nonce"] != current.parameters["nonce"] ? challenge : nil
     }
 
     private func send(_ method: String, _ target: String, headers: [(name: String, value: String)]) throws -> RTSPResponse {
@@ -117,10 +127,10 @@ final class RTSPClient: @unchecked Sendable {
 
     /// Writes a request (with the session and credentials it needs); returns its CSeq.
     private func write(_ method: String, _ target: String, headers: [(name: String, value: String)]) throws -> Int {
-        let (sequence, uses) = state.withLock { state in
+        let (sequence, uses, authentication) = state.withLock { state in
             state.sequence += 1
             state.nonceUses += 1
-            return (state.sequence, state.nonceUses)
+            return (state.sequence, state.nonceUses, state.authentication)
         }
         var all = headers + [("User-Agent", Self.userAgent)]
         if let session { all.append(("Session", session.id)) }
@@ -163,9 +173,17 @@ final class RTSPClient: @unchecked Sendable {
                     _ = try? write("OPTIONS", address.url, headers: [])
                 }
                 do {
-                    let item = try connection.next(until: nextKeepAlive)
-                    if case .interleaved(let channel, let packet) = item, channel == channels.rtp || channel == channels.rtcp {
+                    switch try connection.next(until: nextKeepAlive) {
+                    case .interleaved(let channel, let packet) where channel == channels.rtp || channel == channels.rtcp:
                         deliver(ReceivedDatagram(bytes: packet, onControlPort: channel == channels.rtcp))
+                    case .response(let response):
+                        // A keep-alive refused for a stale nonce: at once again, with the new one.
+                        if let challenge = renewal(after: response) {
+                            state.withLock { $0.authentication = challenge; $0.nonceUses = 0 }
+                            _ = try? write("OPTIONS", address.url, headers: [])
+                        }
+                    default:
+                        break
                     }
                 } catch RTSPConnectionError.timedOut {
                     continue

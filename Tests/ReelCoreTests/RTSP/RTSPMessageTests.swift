@@ -77,6 +77,15 @@ import Testing
         #expect(answer == "Digest username=\"viewer\", realm=\"GStreamer RTSP Server\", nonce=\"abc\", uri=\"rtsp://127.0.0.1:8554/clip\", response=\"\(expected)\"")
     }
 
+    /// `stale=true`, in any case, marks a challenge whose nonce alone expired.
+    @Test func aStaleChallengeIsToldFromARefusal() throws {
+        let stale = try #require(RTSPAuthentication(challenges: ["Digest realm=\"r\", nonce=\"new\", stale=TRUE"]))
+        #expect(stale.isStale && stale.parameters["nonce"] == "new")
+        #expect(try #require(RTSPAuthentication(challenges: ["Digest realm=\"r\", nonce=\"n\", stale=\"true\""])).isStale)
+        #expect(try !#require(RTSPAuthentication(challenges: ["Digest realm=\"r\", nonce=\"n\", stale=false"])).isStale)
+        #expect(try !#require(RTSPAuthentication(challenges: ["Digest realm=\"r\", nonce=\"n\""])).isStale)
+    }
+
     @Test func basicIsTakenWhenItIsAllTheServerOffers() throws {
         let challenge = try #require(RTSPAuthentication(challenges: ["Basic realm=\"camera\""]))
         #expect(challenge.authorization(method: "DESCRIBE", uri: "x", user: "Aladdin", password: "open sesame", md5: md5) == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")

@@ -141,6 +141,35 @@ extension PlaybackTests {
             #expect(played.input?.hasPrefix("RTSP (Reel's client") == true && played.hashes == expected, "\(played.hashes.count) of \(expected.count)")
         }
 
+        /// A camera that renews its nonces: a proxy in front of the server asks for digest
+        /// credentials itself and calls its nonce stale at SETUP and again at the first
+        /// keep-alive after PLAY (sent every 2 s for a 4 s session). Reel's client answers each
+        /// time with the new nonce, the proxy's hashlib finds every answer right, and every
+        /// picture arrives.
+        @Test(.timeLimit(.minutes(2))) func aStaleNonceIsAnsweredWithTheNewOne() throws {
+            let file = try Fixtures.made("rtsp-clip-6s.mp4", [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=6", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"])
+            let server = try Server(serving: file, sessionTimeout: 4)
+            defer { server.stop() }
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Support/rtsp-stale-nonce-proxy.py").path
+            let port = try SilentServer.unusedPort()
+            let log = try Paths.temporaryDirectory().appendingPathComponent("proxy.log").path
+            let proxy = try BackgroundProcess("/usr/bin/python3", [script, String(port), String(server.port), "viewer", "s3cr@t"], outputPath: log)
+            defer { proxy.stop() }
+            try #require(waitForText("ready", in: log, timeout: 10) != nil, "the proxy did not start")
+            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let played = try playAndTap("rtsp://127.0.0.1:\(port)/video", ["--rtsp-transport", "tcp", "--user", "viewer", "--password", "s3cr@t"])
+            let requests = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst().map(String.init)
+            print("RTSP through a proxy whose nonce goes stale: \(requests.joined(separator: "; ")); \(played.hashes.count) of \(expected.count) pictures")
+            #expect(played.status == 0, "\(played.stderr)")
+            #expect(played.hashes == expected, "\(played.hashes.count) pictures received of \(expected.count)")
+            for step in ["SETUP nonce1 stale", "SETUP nonce2 verified", "PLAY nonce2 verified", "OPTIONS nonce2 stale", "OPTIONS nonce3 verified"] {
+                #expect(requests.contains(step), "no '\(step)' among \(requests)")
+            }
+            #expect(requests.filter { $0.hasSuffix("stale") }.count == 2, "\(requests)")
+        }
+
         @Test(.timeLimit(.minutes(2))) func credentialsAreAskedForAndTakenFromTheOptions() throws {
             let file = try Self.clip()
             let server = try Server(serving: file)

@@ -25,9 +25,9 @@ for ((run = 1; run <= runs; run++)); do
   for _ in 1 2; do sh -c 'while :; do :; done' & load+=($!); done
   start=$(date +%s)
   status=0
-  swift test -c release --skip-build -Xswiftc -enable-testing >"$logs/run-$run.log" 2>&1 || status=$?
+  bash scripts/lib/run-suite.sh >"$logs/run-$run.log" 2>&1 || status=$?
   stop_load
-  summary=$(grep -aE "Test run with [0-9]+ tests?" "$logs/run-$run.log" | tail -1 || true)
+  summary=$(grep -aE "Test run with [0-9]+ tests?" "$logs/run-$run.log" | sed -E 's/.*(Test run with)/\1/' | paste -sd';' || true)
   echo "flake-hunt: run $run/$runs: exit $status in $(($(date +%s) - start)) s; ${summary:-no summary line (the test process died?)}"
   if ((status != 0)); then failed_runs=$((failed_runs + 1)); fi
 done

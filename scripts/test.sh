@@ -17,7 +17,7 @@ gst-inspect-1.0 >/dev/null 2>&1 || true
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-swift test -c release --skip-build -Xswiftc -enable-testing "$@" 2>&1 | tee "$log" || status=$?
+bash scripts/lib/run-suite.sh "$@" 2>&1 | tee "$log" || status=$?
 if ((status != 0)); then
   echo "test.sh: the suite failed (exit $status); its failures again:"
   grep -aE "✘|recorded an issue|Test Case '[^']+' failed|error: |Fatal error|Crash" "$log" | grep -av "^✘ Test run with" | tail -60 || true

@@ -4,7 +4,8 @@ import Testing
 
 /// Every suite that plays in real time runs inside this one, one at a time: their timing
 /// must not be disturbed by each other (one of them loads both cores on purpose). The
-/// encoding suites run here too: x264 and x265 take every core they find.
+/// encoding suites run here too: x264 and x265 take every core they find. The test command
+/// runs this chain in a process of its own, beside the other suites (`scripts/lib/run-suite.sh`).
 @Suite(.serialized) enum PlaybackTests {}
 
 /// A video output for tests: records each presented frame's time and MD5.

@@ -11,10 +11,10 @@ enum RTPStreams {
     static func encoded(_ name: String, _ encoder: [String], container: String = "ts") throws -> String {
         let path = Paths.cache.appendingPathComponent("rtp-\(name).\(container)").path
         if FileManager.default.fileExists(atPath: path) { return path }
-        let partial = path + ".partial.\(container)"
+        let partial = path + ".\(UUID().uuidString).\(container)"
         let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + source + encoder + [partial])
         guard made.status == 0 else { throw TestSetupError("ffmpeg could not make \(name): \(made.stderr)") }
-        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        guard rename(partial, path) == 0 else { throw TestSetupError("cannot write \(path)") }
         return path
     }
 

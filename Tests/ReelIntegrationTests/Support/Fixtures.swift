@@ -114,12 +114,13 @@ enum Fixtures {
 
     static func make(_ fixture: Fixture) throws {
         guard !FileManager.default.fileExists(atPath: fixture.path) else { return }
-        let partial = fixture.path + ".part." + (fixture.name as NSString).pathExtension
+        // A name of its own: the suite's two test processes may make the same fixture at once.
+        let partial = fixture.path + ".\(UUID().uuidString)." + (fixture.name as NSString).pathExtension
         let result = try Processes.run("ffmpeg", ["-v", "error", "-y", "-nostdin"] + fixture.inputs + fixture.encoding + [partial],
                                        timeout: 300)
         guard result.status == 0 else { throw TestSetupError("ffmpeg failed: \(result.stderr)") }
         try fixture.patch?(URL(fileURLWithPath: partial))
-        try FileManager.default.moveItem(atPath: partial, toPath: fixture.path)
+        guard rename(partial, fixture.path) == 0 else { throw TestSetupError("cannot write \(fixture.path)") }
     }
 
     /// 60 s at 25 fps with a white flash on the first frame of every second and a 1 kHz

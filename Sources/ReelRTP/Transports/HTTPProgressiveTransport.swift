@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelFFmpeg
+import ReelPlayer
 
 /// The seed's HTTP progressive download: one GET whose body never ends, each RTP packet
 /// behind a 4-byte big-endian length, across chunk boundaries as they fall. FFmpeg's HTTP
@@ -15,19 +16,13 @@ final class HTTPProgressiveTransport: RTPTransport {
 
     func start(deliver: @escaping @Sendable (ReceivedDatagram) -> Void, closed: @escaping @Sendable (Error?) -> Void) async throws {
         let url = url
-        // Opening blocks until the server answers: on its own thread, not the caller's executor.
-        let stream = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ProtocolByteStream, Error>) in
-            Thread {
-                do {
-                    continuation.resume(returning: try ProtocolByteStream(url: url, headers: [("Accept", "video/rtp")], timeout: Self.openTimeout))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
+        // Opening blocks until the server answers.
+        let stream = try await BlockingThread.run(name: "reel.rtp.http.open") {
+            try ProtocolByteStream(url: url, headers: [("Accept", "video/rtp")], timeout: Self.openTimeout)
         }
         let finished = DispatchSemaphore(value: 0)
         reading.withLock { $0 = (stream, finished) }
-        let thread = Thread {
+        BlockingThread.start(name: "reel.rtp.http") {
             defer { finished.signal() }
             var framer = LengthPrefixedFramer(lengthSize: 4)
             do {
@@ -40,8 +35,6 @@ final class HTTPProgressiveTransport: RTPTransport {
                 closed(error)
             }
         }
-        thread.name = "reel.rtp.http"
-        thread.start()
     }
 
     /// No way back to the server over a download.
@@ -53,11 +46,6 @@ final class HTTPProgressiveTransport: RTPTransport {
             return reading
         }) else { return }
         stream.cancel()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                finished.wait()
-                continuation.resume()
-            }
-        }
+        _ = try? await BlockingThread.run(name: "reel.rtp.http.stop") { finished.wait() }
     }
 }

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs the built test suite (scripts/build-tests.sh) and prints its output; exits non-zero
 # when a test failed. With arguments (`--filter X`…), one `swift test` process with them.
-# Without, two processes side by side: the suites that play in real time, one after
-# another (PlaybackTests, the run's longest path), and all the others, in parallel. In one
-# process they shared Swift's thread pool, a thread per core: parallel tests waiting on
-# ffmpeg held both threads for minutes while the real-time chain could not start. No build
-# runs here, so neither process waits for the other's lock on .build. The others run at a
-# lower priority (nice 5): they finish long before the chain even so, and the chain's
-# encoders, which take every core, ran 3 times slower beside them at the same priority.
+# Without, two lines of work side by side:
+# - the real-time suites that measure timing or load every core (PlaybackTests), one after
+#   another: the run's longest path;
+# - at a lower priority (nice 5), all the parallel suites, then the real-time suites that
+#   mostly wait (LightPlaybackTests), one after another.
+# In one process all of them shared Swift's thread pool, a thread per core: parallel tests
+# waiting on ffmpeg held both threads for minutes while the real-time chain could not start.
+# No build runs here, so no process waits for another's lock on .build. The lower priority
+# keeps the first line's timing and its encoders (3 times slower beside the parallel suites
+# at the same priority) undisturbed; the waiting suites use a fraction of a core.
 #   bash scripts/lib/run-suite.sh [swift test arguments]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,11 +20,17 @@ if (($#)); then exec "${swift_test[@]}" "$@"; fi
 others=$(mktemp)
 trap 'rm -f "$others"' EXIT
 chain='^ReelIntegrationTests\.PlaybackTests/'
-nice -n 5 "${swift_test[@]}" --skip "$chain" >"$others" 2>&1 &
-parallel=$!
+light='^ReelIntegrationTests\.LightPlaybackTests/'
+(
+  status=0
+  nice -n 5 "${swift_test[@]}" --skip "$chain" --skip "$light" || status=$?
+  nice -n 5 "${swift_test[@]}" --filter "$light" || status=$?
+  exit "$status"
+) >"$others" 2>&1 &
+beside=$!
 status=0
 "${swift_test[@]}" --filter "$chain" || status=$?
-wait "$parallel" || status=$?
-echo "run-suite: the other suites, run beside the real-time ones:"
+wait "$beside" || status=$?
+echo "run-suite: the suites run beside the real-time chain:"
 cat "$others"
 exit "$status"

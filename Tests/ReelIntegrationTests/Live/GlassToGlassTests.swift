@@ -107,7 +107,7 @@ extension PlaybackTests {
         /// advance with the wall clock and are younger than the screenshot's own delay
         /// allows; the player's meter reads the pictures it presents into the window.
         @Test(.timeLimit(.minutes(2))) func theWindowShowsTheLiveCameraAsItIsCaptured() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let server = try RTMPServer()
             defer { server.stop() }

@@ -41,7 +41,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func pageDownAndUpMoveBetweenChaptersAndTheBarNamesThem() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let directory = try Paths.temporaryDirectory()
             let report = directory.appendingPathComponent("report.json").path

@@ -96,7 +96,7 @@ extension PlaybackTests {
             let reference = directory.appendingPathComponent("reference.png").path
             _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-ss", "4.2", "-i", clip, "-frames:v", "1", "-vf",
                                              "scale=flags=bicubic+accurate_rnd+full_chroma_int+full_chroma_inp,format=rgb24", reference])
-            let psnr = try WindowTests.psnr(first, crop: (0, 0, 320, 240), against: reference)
+            let psnr = try VirtualDisplay.psnr(first, crop: (0, 0, 320, 240), against: reference)
             #expect(psnr >= 40, "screenshot PSNR \(psnr) dB")
             // Before anything is shown there is nothing to write.
             #expect(throws: ScreenshotError.self) { try Player.headless().screenshot(to: directory.appendingPathComponent("none.png").path) }

@@ -2,7 +2,7 @@ import Foundation
 import Reel
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// The 360° view in a real window (Xvfb): its picture against ffmpeg's v360, dragging,
     /// and VR mode.
     @Suite(.serialized) struct PanoramaWindowTests {
@@ -29,12 +29,12 @@ extension PlaybackTests {
         }
 
         static func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
-            try WindowTests.psnr(shot, crop: crop, against: reference)
+            try VirtualDisplay.psnr(shot, crop: crop, against: reference)
         }
 
         /// Screenshots until the picture matches `reference` at `threshold` dB or 6 s pass
         /// (a busy machine takes longer to build the exact maps); the best PSNR seen.
-        static func settledPSNR(_ display: WindowTests.VirtualDisplay, shot: String, crop: (x: Int, y: Int, width: Int, height: Int),
+        static func settledPSNR(_ display: VirtualDisplay, shot: String, crop: (x: Int, y: Int, width: Int, height: Int),
                                 against reference: String, threshold: Double = 40) throws -> Double {
             let deadline = Date().addingTimeInterval(6)
             var best = -Double.infinity
@@ -48,7 +48,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func theViewMatchesV360AndDraggingTurnsIt() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let clip = try Self.equirectangular()
             let directory = try Paths.temporaryDirectory()
@@ -99,7 +99,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func vrModeBendsStraightLines() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let clip = try Self.checkerboard()
             let player = try BackgroundProcess(Paths.reel, ["play", "--pause", "--projection", "equirect", "--vr", clip],
@@ -135,11 +135,11 @@ extension PlaybackTests {
     }
 }
 
-extension PlaybackTests.PanoramaWindowTests {
+extension LightPlaybackTests.PanoramaWindowTests {
     /// A file whose spherical metadata says equirectangular opens as a 360° view at the
     /// metadata's initial pose, without being told; `--projection flat` overrides it.
     @Test(.timeLimit(.minutes(2))) func sphericalMetadataOpensTheViewAtItsPose() throws {
-        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        let display = try VirtualDisplay()
         defer { display.stop() }
         let directory = try Paths.temporaryDirectory()
         let tagged = directory.appendingPathComponent("tagged-equirect.mp4")
@@ -163,11 +163,11 @@ extension PlaybackTests.PanoramaWindowTests {
     }
 }
 
-extension PlaybackTests.PanoramaWindowTests {
+extension LightPlaybackTests.PanoramaWindowTests {
     /// A 360° view taps what it shows: the frame tap (and so a y4m tap, or
     /// picture-in-picture) carries the 768×432 view, not the 768×384 equirectangular frame.
     @Test(.timeLimit(.minutes(1))) func theTapCarriesTheView() throws {
-        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        let display = try VirtualDisplay()
         defer { display.stop() }
         let y4m = try Paths.temporaryDirectory().appendingPathComponent("view.y4m").path
         let result = try Processes.run(Paths.reel, ["play", "--projection", "equirect", "--duration", "1", "--tap", "y4m:\(y4m)", try Self.equirectangular()],
@@ -180,7 +180,7 @@ extension PlaybackTests.PanoramaWindowTests {
     }
 }
 
-extension PlaybackTests.PanoramaWindowTests {
+extension LightPlaybackTests.PanoramaWindowTests {
     /// Headless, a 360° source is shown as a view as well: the tap and snapshots hold the
     /// view at --view-size, in any projection. The tapped frames of an equi-angular cubemap
     /// are v360's view of it, frame for frame; --projection flat hands over the source.
@@ -206,7 +206,7 @@ extension PlaybackTests.PanoramaWindowTests {
     }
 }
 
-extension PlaybackTests.PanoramaWindowTests {
+extension LightPlaybackTests.PanoramaWindowTests {
     /// VR lens settings from the command line: a white square straight ahead is seen at each
     /// lens's centre, which --vr-ipd over --vr-screen-width moves (Cardboard v2's lens).
     @Test(.timeLimit(.minutes(2))) func theLensesSitWhereTheViewerSays() throws {
@@ -240,11 +240,11 @@ extension PlaybackTests.PanoramaWindowTests {
     }
 }
 
-extension PlaybackTests.PanoramaWindowTests {
+extension LightPlaybackTests.PanoramaWindowTests {
     /// A cubemap that says so in its Spherical Video V2 metadata (`cbmp`, YouTube's layout,
     /// 4 pixels of padding) opens in the window as a view, unasked, and the view is v360's.
     @Test(.timeLimit(.minutes(2))) func aTaggedCubemapOpensAsAViewThatMatchesV360() throws {
-        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        let display = try VirtualDisplay()
         defer { display.stop() }
         let made = try PanoRenderTests.projected("c3x2-cbmp", making: "output=c3x2:w=576:h=384:out_frot=002200:fout_pad=4")
         let clip = try Paths.temporaryDirectory().appendingPathComponent("tagged-cubemap.mp4")

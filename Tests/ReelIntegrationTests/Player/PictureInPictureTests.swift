@@ -22,7 +22,7 @@ extension PlaybackTests {
         }
 
         /// Waits up to 3 s for the set of shown windows to satisfy `condition`.
-        func waitForWindows(_ display: WindowTests.VirtualDisplay, _ condition: ([String]) -> Bool) throws -> Bool {
+        func waitForWindows(_ display: VirtualDisplay, _ condition: ([String]) -> Bool) throws -> Bool {
             for _ in 0..<30 {
                 if condition(try display.visibleWindowNames()) { return true }
                 Thread.sleep(forTimeInterval: 0.1)
@@ -31,7 +31,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func pShowsTheVideoInASmallWindowAndSwitchesWithoutAGap() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let clip = try Self.redThenBlue()
             let directory = try Paths.temporaryDirectory()
@@ -92,7 +92,7 @@ extension PlaybackTests {
 
 extension PlaybackTests.PictureInPictureTests {
     @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases) func pipStartsInTheSmallWindow(engine: PlaybackEngineKind) throws {
-        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        let display = try VirtualDisplay()
         defer { display.stop() }
         let player = try BackgroundProcess(Paths.reel, ["play", "--pip", "--engine", engine.rawValue, "--duration", "3", try Self.redThenBlue()],
                                            environment: ["DISPLAY": display.name])
@@ -108,7 +108,7 @@ extension PlaybackTests.PictureInPictureTests {
 
 extension PlaybackTests.PictureInPictureTests {
     @Test(.timeLimit(.minutes(1))) func closingTheMainWindowOutsidePictureInPictureQuits() throws {
-        let display = try PlaybackTests.WindowTests.VirtualDisplay()
+        let display = try VirtualDisplay()
         defer { display.stop() }
         let player = try BackgroundProcess(Paths.reel, ["play", try Self.redThenBlue()], environment: ["DISPLAY": display.name])
         defer { player.stop() }

@@ -2,7 +2,7 @@ import Foundation
 import Reel
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// `reel play` from the command line, headless.
     @Suite struct PlayCommandTests {
         @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)

@@ -2,11 +2,18 @@ import Foundation
 import Reel
 import Testing
 
-/// Every suite that plays in real time runs inside this one, one at a time: their timing
-/// must not be disturbed by each other (one of them loads both cores on purpose). The
-/// encoding suites run here too: x264 and x265 take every core they find. The test command
-/// runs this chain in a process of its own, beside the other suites (`scripts/lib/run-suite.sh`).
+/// The suites that play in real time and measure timing finely (sync, latency, jitter,
+/// frame intervals), or load every core (the encoders, x264 and x265 take all they find),
+/// run inside this one, one at a time, so that none disturbs another. The test command runs
+/// this chain in a process of its own, beside the other suites (`scripts/lib/run-suite.sh`).
 @Suite(.serialized) enum PlaybackTests {}
+
+/// The suites that play in real time but mostly wait (for servers that go away and come
+/// back, windows on Xvfb, commands run to their end), use little CPU and allow seconds, not
+/// milliseconds, run inside this one, one at a time. The test command runs this chain at a
+/// lower priority after the parallel suites, beside `PlaybackTests`: in one chain they spent
+/// about 500 s with the machine three-quarters idle.
+@Suite(.serialized) enum LightPlaybackTests {}
 
 /// A video output for tests: records each presented frame's time and MD5.
 final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {

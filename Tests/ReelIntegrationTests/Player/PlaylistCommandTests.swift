@@ -2,14 +2,14 @@ import Foundation
 import Reel
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// `reel play` with several inputs, `--playlist`, `--loop-file` and `--loop-playlist`,
     /// and `<`, `>` and Enter in a window.
     @Suite(.serialized) struct PlaylistCommandTests {
         private let clips: [String]
 
         init() throws {
-            clips = try (0..<3).map(PlaylistPlaybackTests.clip)
+            clips = try (0..<3).map(PlaybackTests.PlaylistPlaybackTests.clip)
         }
 
         private func playing(_ stderr: String) -> [String] {
@@ -62,7 +62,7 @@ extension PlaybackTests {
         /// Under Xvfb: `>`, `<` and Enter change the item in the same window, which shows
         /// each item's first frame as ffmpeg decodes it.
         @Test(.timeLimit(.minutes(2))) func theKeysMoveAlongThePlaylistInOneWindow() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let directory = try Paths.temporaryDirectory()
             let references = try clips.indices.map { index in
@@ -84,7 +84,7 @@ extension PlaybackTests {
                 try display.waitFor({ () throws -> Double in
                     let shot = directory.appendingPathComponent("shot.png").path
                     try display.screenshot(to: shot)
-                    return try WindowTests.psnr(shot, crop: (window.x, window.y, 320, 240), against: references[index])
+                    return try VirtualDisplay.psnr(shot, crop: (window.x, window.y, 320, 240), against: references[index])
                 }, until: { $0 >= 35 })
             }
             #expect(try shows(0) >= 35, "the first item's first frame")

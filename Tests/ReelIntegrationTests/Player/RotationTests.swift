@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// Display matrices applied as FFmpeg applies them: every frame Reel shows of a turned or
     /// mirrored file equals, byte for byte, what ffmpeg's transpose, hflip and vflip filters make.
     /// Played in real time (an untimed player outruns a y4m tap, which then drops frames).
@@ -113,7 +113,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func aPhoneVideoStandsUprightInTheWindow() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let testCase = RotationTests.cases[0]
             let clip = try RotationTests.clip(testCase)
@@ -135,7 +135,7 @@ extension PlaybackTests {
         /// Picture-in-picture takes the tap's decoded frames and turns them as they say: the
         /// small window stands upright too (left red, right blue, turned: red above blue).
         @Test(.timeLimit(.minutes(1))) func pictureInPictureIsTurnedToo() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let clip = try RotationTests.patched(RotationTests.cases[0], name: "red-left-blue-right-90.mp4",
                                                  video: "color=c=red:s=320x240:r=25:d=4,drawbox=x=160:y=0:w=160:h=240:c=blue:t=fill", seconds: 4)

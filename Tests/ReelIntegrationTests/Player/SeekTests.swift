@@ -2,7 +2,7 @@ import Foundation
 import Reel
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     @Suite(.serialized) struct SeekTests {
         /// The frame on screen at `time`: the last one that starts at or before it.
         private func expectedFrame(at time: Double, in frames: [(pts: Double, md5: String)]) -> (pts: Double, md5: String) {

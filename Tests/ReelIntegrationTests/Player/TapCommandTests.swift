@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// `reel play --tap`: frames out of the process, read back by ffmpeg.
     @Suite(.serialized) struct TapCommandTests {
         /// The MD5 column of `ffmpeg -f framemd5` of `path`'s first video stream.
@@ -31,7 +31,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(1))) func aY4MFileReadByFFmpegHoldsThePresentedFrames() throws {
-            let clip = try FrameTapTests.clip()
+            let clip = try PlaybackTests.FrameTapTests.clip()
             let directory = try Paths.temporaryDirectory()
             let y4m = directory.appendingPathComponent("tap.y4m").path
             let result = try reel("play", "--headless", "--stats", "--tap", "y4m:\(y4m)", clip, timeout: 60)
@@ -46,7 +46,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(1))) func aFIFOFeedsFFmpegWhilePlayingInRealTime() throws {
-            let clip = try FrameTapTests.clip()
+            let clip = try PlaybackTests.FrameTapTests.clip()
             let directory = try Paths.temporaryDirectory()
             let fifo = directory.appendingPathComponent("tap.fifo").path
             let checksums = directory.appendingPathComponent("tap.framemd5").path
@@ -66,7 +66,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(1))) func pngTapsWriteEveryNthFrame() throws {
-            let clip = try FrameTapTests.clip()
+            let clip = try PlaybackTests.FrameTapTests.clip()
             let directory = try Paths.temporaryDirectory().appendingPathComponent("pngs").path
             let result = try reel("play", "--headless", "--untimed", "--tap", "png:\(directory)", "--tap-every", "25", clip, timeout: 60)
             #expect(result.status == 0, "\(result.stderr)")
@@ -82,7 +82,7 @@ extension PlaybackTests {
         }
 
         @Test func badTapsAreClearErrors() throws {
-            let clip = try FrameTapTests.clip()
+            let clip = try PlaybackTests.FrameTapTests.clip()
             let unknown = try reel("play", "--headless", "--tap", "mkv:out.mkv", clip)
             #expect(unknown.status != 0)
             #expect(unknown.stderr.contains("--tap takes y4m:PATH or png:DIR"), "\(unknown.stderr)")

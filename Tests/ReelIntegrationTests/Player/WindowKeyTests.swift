@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// The keys `.`, `,`, `s` and `?` in a real window under Xvfb.
     @Suite(.serialized) struct WindowKeyTests {
         /// ffmpeg's frame at `time` as RGB, with libswscale's accurate path.
@@ -14,7 +14,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func framesStepOnAndBackScreenshotsAreWrittenAndQuestionMarkListsTheKeys() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let clip = try Fixtures.seekable()
             let directory = try Paths.temporaryDirectory()
@@ -33,11 +33,11 @@ extension PlaybackTests {
                 return path
             }
             for _ in 0..<3 { try display.press("period", inWindowTitled: "Reel") }
-            let onThree = try WindowTests.psnr(try screenshot("reel-shot0001.png"), crop: (0, 0, 320, 240),
+            let onThree = try VirtualDisplay.psnr(try screenshot("reel-shot0001.png"), crop: (0, 0, 320, 240),
                                                against: try reference(clip, at: 2.12, in: directory))
             #expect(onThree >= 40, "three frames on: screenshot PSNR \(onThree) dB against ffmpeg's frame at 2.12 s")
             for _ in 0..<2 { try display.press("comma", inWindowTitled: "Reel") }
-            let backTwo = try WindowTests.psnr(try screenshot("reel-shot0002.png"), crop: (0, 0, 320, 240),
+            let backTwo = try VirtualDisplay.psnr(try screenshot("reel-shot0002.png"), crop: (0, 0, 320, 240),
                                                against: try reference(clip, at: 2.04, in: directory))
             #expect(backTwo >= 40, "two frames back: screenshot PSNR \(backTwo) dB against ffmpeg's frame at 2.04 s")
             print("window keys: . . . s → PSNR \(String(format: "%.1f", onThree)) dB; , , s → PSNR \(String(format: "%.1f", backTwo)) dB")
@@ -47,7 +47,7 @@ extension PlaybackTests {
             func pictureQuality() throws -> Double {
                 let shot = directory.appendingPathComponent("window.png").path
                 try display.screenshot(to: shot)
-                return try WindowTests.psnr(shot, crop: (window.x, window.y, 320, 240), against: atFrame)
+                return try VirtualDisplay.psnr(shot, crop: (window.x, window.y, 320, 240), against: atFrame)
             }
             try display.press("question", inWindowTitled: "Reel")
             let covered = try display.waitFor(pictureQuality) { $0 < 20 }

@@ -1,13 +1,11 @@
 import Foundation
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// The window's shape and place (issue 17 item 2), on a real X server: anamorphic video
     /// at its display aspect ratio, gravity modes against ffmpeg's pad, crop and scale,
     /// mpv's geometry, fullscreen and always-on-top.
     @Suite(.serialized) struct WindowShapeTests {
-        typealias Display = WindowTests.VirtualDisplay
-
         /// 2 s of PAL-sized anamorphic MPEG-TS: 720×576 pixels shown 16:9 (sample aspect 64:45).
         static func anamorphic() throws -> String {
             try Fixtures.made("anamorphic-720x576-16x9.ts", [
@@ -29,7 +27,7 @@ extension PlaybackTests {
             let probe = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=display_aspect_ratio",
                                                       "-of", "csv=p=0", clip])
             #expect(probe.stdout.split(separator: "\n").first == "16:9")
-            let display = try Display()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let (player, window) = try display.play(["--pause", clip])
             defer { player.stop() }
@@ -39,7 +37,7 @@ extension PlaybackTests {
             let widened = try Self.reference(clip, at: "0", filters: "scale=1024:576:flags=bilinear")
             let quality = try display.waitFor({
                 try display.screenshot(to: shot)
-                return try WindowTests.psnr(shot, crop: (window.x, window.y, 1024, 576), against: widened)
+                return try VirtualDisplay.psnr(shot, crop: (window.x, window.y, 1024, 576), against: widened)
             }, until: { $0 >= 30 })
             #expect(quality >= 30, "window PSNR \(quality) dB against ffmpeg's frame widened to 1024×576")
             print("anamorphic window against ffmpeg's widened frame: PSNR \(String(format: "%.1f", quality)) dB")
@@ -47,7 +45,7 @@ extension PlaybackTests {
 
         @Test(.timeLimit(.minutes(2))) func gravityFitsFillsAndStretchesAndGCyclesIt() throws {
             let clip = try Fixtures.seekable()
-            let display = try Display()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let (player, window) = try display.play(["--pause", "--start", "3.2", "--geometry", "640x240", clip])
             defer { player.stop() }
@@ -70,7 +68,7 @@ extension PlaybackTests {
                     try display.screenshot(to: shot)
                     var qualities: [String: Double] = [:]
                     for (name, reference) in references {
-                        qualities[name] = try WindowTests.psnr(shot, crop: (window.x, window.y, 640, 240), against: reference)
+                        qualities[name] = try VirtualDisplay.psnr(shot, crop: (window.x, window.y, 640, 240), against: reference)
                     }
                     return qualities
                 }, until: { bestOf($0).key == expected && bestOf($0).value >= 30 })
@@ -82,7 +80,7 @@ extension PlaybackTests {
 
         @Test(.timeLimit(.minutes(2))) func geometryPlacesTheWindow() throws {
             let clip = try Fixtures.seekable()
-            let display = try Display()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             do {
                 let (player, window) = try display.play(["--pause", "--geometry", "400x300+50+60", clip])
@@ -104,7 +102,7 @@ extension PlaybackTests {
         /// Fullscreen is granted by a window manager: this display runs one.
         @Test(.timeLimit(.minutes(2))) func fullscreenFillsTheScreenAndOnTopStaysAbove() throws {
             let clip = try Fixtures.seekable()
-            let display = try Display(windowManager: true)
+            let display = try VirtualDisplay(windowManager: true)
             defer { display.stop() }
             do {
                 let (player, window) = try display.play(["--pause", "--fs", "--ontop", clip])

@@ -25,10 +25,10 @@ import Testing
         let notLoaded = try Processes.run(Paths.reel, ["play", "--headless", "--untimed", "--sub-auto", "no", "--snapshot", "1.5:\(none)", video])
         try #require(notLoaded.status == 0, "\(notLoaded.stderr)")
         let full = (x: 0, y: 0, width: SubtitleFixtures.size.width, height: SubtitleFixtures.size.height)
-        let drawn = try PlaybackTests.WindowTests.psnr(automatic, crop: full, against: with)
+        let drawn = try VirtualDisplay.psnr(automatic, crop: full, against: with)
         #expect(drawn >= 40, "snapshot with video.srt loaded: \(drawn) dB against FFmpeg's subtitles filter")
-        #expect(try PlaybackTests.WindowTests.psnr(none, crop: full, against: without) == .infinity, "--sub-auto no still drew subtitles")
-        #expect(try PlaybackTests.WindowTests.psnr(automatic, crop: full, against: without) < 35, "no text in the snapshot")
+        #expect(try VirtualDisplay.psnr(none, crop: full, against: without) == .infinity, "--sub-auto no still drew subtitles")
+        #expect(try VirtualDisplay.psnr(automatic, crop: full, against: without) < 35, "no text in the snapshot")
     }
 
     /// Over a 360° view the text goes on the view, where libass puts it at the view's size,
@@ -48,9 +48,9 @@ import Testing
         let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", without, "-vf", "format=rgb24,setpts=PTS+1.5/TB,subtitles=\(subtitles)", reference])
         try #require(made.status == 0, "\(made.stderr)")
         let full = (x: 0, y: 0, width: 640, height: 360)
-        let quality = try PlaybackTests.WindowTests.psnr(with, crop: full, against: reference)
+        let quality = try VirtualDisplay.psnr(with, crop: full, against: reference)
         #expect(quality >= 40, "the view with subtitles: \(quality) dB against FFmpeg's subtitles filter over the view")
-        #expect(try PlaybackTests.WindowTests.psnr(with, crop: full, against: without) < 40, "no text on the view")
+        #expect(try VirtualDisplay.psnr(with, crop: full, against: without) < 40, "no text on the view")
         print("subtitles over a 360° view: \(String(format: "%.1f", quality)) dB against FFmpeg's subtitles filter over the same view")
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// A styled ASS track in the real window (Xvfb), against FFmpeg's `subtitles` filter,
     /// and the keys that change it: `v` hides and shows, `z` delays, `j` cycles to none.
     @Suite(.serialized) struct SubtitleWindowTests {
@@ -13,7 +13,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func theWindowShowsTheASSTrackAndItsKeysChangeIt() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()
             let directory = try Paths.temporaryDirectory()
@@ -30,7 +30,7 @@ extension PlaybackTests {
                     shots += 1
                     let shot = directory.appendingPathComponent("shot\(shots).png").path
                     try? display.screenshot(to: shot)
-                    return (try? WindowTests.psnr(shot, crop: picture, against: reference)) ?? 0
+                    return (try? VirtualDisplay.psnr(shot, crop: picture, against: reference)) ?? 0
                 }, until: { $0 >= 35 })
             }
             let drawn = try shown(against: with)
@@ -53,7 +53,7 @@ extension PlaybackTests {
 
         /// Picture-in-picture shows what the main window shows: the subtitles drawn in.
         @Test(.timeLimit(.minutes(2))) func pictureInPictureShowsTheSubtitlesToo() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let (video, _) = try SubtitleFixtures.matroskaWithStyledASS()
             let directory = try Paths.temporaryDirectory()
@@ -67,7 +67,7 @@ extension PlaybackTests {
                 let shot = directory.appendingPathComponent("pip.png").path
                 try? display.screenshot(to: shot)
                 let crop = (small.x, small.y, small.width, small.height)
-                return ((try? WindowTests.psnr(shot, crop: crop, against: with)) ?? 0, (try? WindowTests.psnr(shot, crop: crop, against: without)) ?? 0)
+                return ((try? VirtualDisplay.psnr(shot, crop: crop, against: with)) ?? 0, (try? VirtualDisplay.psnr(shot, crop: crop, against: without)) ?? 0)
             }, until: { $0.with >= 30 && $0.with > $0.without + 3 })
             #expect(quality.with >= 30 && quality.with > quality.without + 3,
                     "picture-in-picture: \(quality.with) dB against FFmpeg's frame with the subtitles, \(quality.without) dB without")
@@ -76,7 +76,7 @@ extension PlaybackTests {
 
         /// A 360° view in the window carries its subtitles on the view, as headless does.
         @Test(.timeLimit(.minutes(2))) func theWindowsPanoramaViewCarriesTheSubtitles() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let (_, subtitles) = try SubtitleFixtures.videoWithSubRip()
             let sphere = try PanoRenderTests.clip()
@@ -97,7 +97,7 @@ extension PlaybackTests {
                 let shot = directory.appendingPathComponent("shot.png").path
                 try? display.screenshot(to: shot)
                 let crop = (window.x, window.y, 768, 432)
-                return ((try? WindowTests.psnr(shot, crop: crop, against: with)) ?? 0, (try? WindowTests.psnr(shot, crop: crop, against: without)) ?? 0)
+                return ((try? VirtualDisplay.psnr(shot, crop: crop, against: with)) ?? 0, (try? VirtualDisplay.psnr(shot, crop: crop, against: without)) ?? 0)
             }, until: { $0.with >= 30 && $0.with > $0.without + 3 })
             #expect(quality.with >= 30 && quality.with > quality.without + 3,
                     "the window's 360° view: \(quality.with) dB against the headless view with subtitles, \(quality.without) dB without")

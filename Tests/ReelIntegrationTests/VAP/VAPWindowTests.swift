@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension PlaybackTests {
+extension LightPlaybackTests {
     /// `reel vap play` in a real window (Xvfb): the animation over a checkerboard, space
     /// pausing it, q quitting.
     @Suite(.serialized) struct VAPWindowTests {
@@ -15,7 +15,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func theAnimationShowsOverACheckerboardAndPauses() throws {
-            let display = try WindowTests.VirtualDisplay()
+            let display = try VirtualDisplay()
             defer { display.stop() }
             let path = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4").path
             let directory = try Paths.temporaryDirectory()

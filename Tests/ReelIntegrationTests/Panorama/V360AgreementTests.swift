@@ -45,15 +45,13 @@ import Testing
     /// arithmetic, only the size), planar RGB.
     static func rawSource(_ index: Int) throws -> [UInt8] {
         let path = sourcePath(index), source = sources[index]
-        if !FileManager.default.fileExists(atPath: path) {
+        try CachedFile.at(path) { partial in
             // testsrc2 makes even sizes only; odd ones are scaled to (planar RGB has no subsampling).
-            let part = path + ".\(UUID().uuidString).part"
             let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
                                                     "testsrc2=size=\(source.width / 2 * 2)x\(source.height / 2 * 2):rate=1",
                                                     "-frames:v", "1", "-vf", "scale=\(source.width):\(source.height):flags=neighbor",
-                                                    "-pix_fmt", "gbrp", "-f", "rawvideo", part])
+                                                    "-pix_fmt", "gbrp", "-f", "rawvideo", partial])
             guard made.status == 0 else { throw TestSetupError(made.stderr) }
-            try? FileManager.default.moveItem(atPath: part, toPath: path)
         }
         let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         guard pixels.count == source.width * source.height * 3 else { throw TestSetupError("\(path): \(pixels.count) bytes") }

@@ -28,10 +28,6 @@ extension LightPlaybackTests {
             guard made.status == 0 else { throw TestSetupError(made.stderr) }
         }
 
-        static func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
-            try VirtualDisplay.psnr(shot, crop: crop, against: reference)
-        }
-
         /// Screenshots until the picture matches `reference` at `threshold` dB or 6 s pass
         /// (a busy machine takes longer to build the exact maps); the best PSNR seen.
         static func settledPSNR(_ display: VirtualDisplay, shot: String, crop: (x: Int, y: Int, width: Int, height: Int),
@@ -40,7 +36,7 @@ extension LightPlaybackTests {
             var best = -Double.infinity
             repeat {
                 try display.screenshot(to: shot)
-                best = max(best, try psnr(shot, crop: crop, against: reference))
+                best = max(best, try VirtualDisplay.psnr(shot, crop: crop, against: reference))
                 if best >= threshold { break }
                 Thread.sleep(forTimeInterval: 0.2)
             } while Date() < deadline
@@ -76,7 +72,7 @@ extension LightPlaybackTests {
             let after = directory.appendingPathComponent("after.png").path, expectedAfter = directory.appendingPathComponent("v360-turned.png").path
             try Self.reference(clip, yaw: 96 * 90 / 768, width: 768, height: 432, to: expectedAfter)
             let turned = try Self.settledPSNR(display, shot: after, crop: picture, against: expectedAfter, threshold: .infinity)
-            let notTurned = try Self.psnr(after, crop: picture, against: expectedBefore)
+            let notTurned = try VirtualDisplay.psnr(after, crop: picture, against: expectedBefore)
             print("after dragging 96 px: PSNR \(turned) dB against v360 at yaw 11.25°, \(notTurned) dB against yaw 0")
             #expect(turned >= 40, "PSNR \(turned) dB against the expected view")
             #expect(notTurned < 30, "the view did not turn")

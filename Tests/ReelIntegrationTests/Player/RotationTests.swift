@@ -34,17 +34,13 @@ extension LightPlaybackTests {
         }
 
         static func patched(_ testCase: Case, name: String, video: String, seconds: Int) throws -> String {
-            let path = Fixtures.directory.appendingPathComponent(name).path
-            if !FileManager.default.fileExists(atPath: path) {
-                let partial = path + ".\(UUID().uuidString).mp4"
+            try CachedFile.at(Fixtures.directory.appendingPathComponent(name).path) { partial in
                 let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", video,
                                                         "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
                                                         "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", partial])
                 guard made.status == 0 else { throw TestSetupError(made.stderr) }
                 try MP4Patches.setFirstTrackMatrix(URL(fileURLWithPath: partial), testCase.matrix)
-                try? FileManager.default.moveItem(atPath: partial, toPath: path)
             }
-            return path
         }
 
         static func frameHashes(_ arguments: [String]) throws -> [String] {

@@ -9,13 +9,10 @@ enum RTPStreams {
 
     /// The encoded file, cached by its arguments.
     static func encoded(_ name: String, _ encoder: [String], container: String = "ts") throws -> String {
-        let path = Paths.cache.appendingPathComponent("rtp-\(name).\(container)").path
-        if FileManager.default.fileExists(atPath: path) { return path }
-        let partial = path + ".\(UUID().uuidString).\(container)"
-        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + source + encoder + [partial])
-        guard made.status == 0 else { throw TestSetupError("ffmpeg could not make \(name): \(made.stderr)") }
-        guard rename(partial, path) == 0 else { throw TestSetupError("cannot write \(path)") }
-        return path
+        try CachedFile.at(Paths.cache.appendingPathComponent("rtp-\(name).\(container)").path) { partial in
+            let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + source + encoder + [partial])
+            guard made.status == 0 else { throw TestSetupError("ffmpeg could not make \(name): \(made.stderr)") }
+        }
     }
 
     /// The file encoded for one of ``PlaybackTests/FFmpegSenderTests/cases``.

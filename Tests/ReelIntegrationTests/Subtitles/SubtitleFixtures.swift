@@ -69,12 +69,9 @@ enum SubtitleFixtures {
     /// a chequered translucent yellow one at the top left from 3.010 to 4.490 s.
     static func matroskaWithPGS() throws -> String {
         let (video, _) = try videoWithSubRip()
-        let sup = Fixtures.directory.appendingPathComponent("boxes.sup").path
-        if !FileManager.default.fileExists(atPath: sup) {
-            let partial = sup + ".\(UUID().uuidString).sup"
+        let sup = try CachedFile.at(Fixtures.directory.appendingPathComponent("boxes.sup").path) { partial in
             let made = try Processes.run("/usr/bin/python3", ["-c", pgsWriter, partial])
             guard made.status == 0 else { throw TestSetupError("PGS writer: \(made.stderr)") }
-            guard rename(partial, sup) == 0 else { throw TestSetupError("cannot write \(sup)") }
         }
         // -copyts: by default ffmpeg moves each input to start at 0, the .sup's first picture too.
         return try Fixtures.made("pgs-boxes-6s.mkv", ["-copyts", "-i", video, "-i", sup, "-map", "0:v", "-map", "1:s", "-c", "copy",
@@ -129,8 +126,6 @@ enum SubtitleFixtures {
 
     /// DejaVu Serif under the family name ReelTestFace.
     static func renamedFont() throws -> String {
-        let path = Fixtures.directory.appendingPathComponent("ReelTestFace.ttf").path
-        guard !FileManager.default.fileExists(atPath: path) else { return path }
         let program = """
             import sys
             from fontTools.ttLib import TTFont
@@ -140,18 +135,15 @@ enum SubtitleFixtures {
                 elif record.nameID == 6: record.string = 'ReelTestFace-Regular'
             font.save(sys.argv[2])
             """
-        let partial = path + ".\(UUID().uuidString).ttf"
-        // Debian's own Python, where apt put python3-fonttools.
-        let made = try Processes.run("/usr/bin/python3", ["-c", program, "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", partial])
-        guard made.status == 0 else { throw TestSetupError("fontTools: \(made.stderr)") }
-        try? FileManager.default.moveItem(atPath: partial, toPath: path)
-        return path
+        return try CachedFile.at(Fixtures.directory.appendingPathComponent("ReelTestFace.ttf").path) { partial in
+            // Debian's own Python, where apt put python3-fonttools.
+            let made = try Processes.run("/usr/bin/python3", ["-c", program, "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", partial])
+            guard made.status == 0 else { throw TestSetupError("fontTools: \(made.stderr)") }
+        }
     }
 
     private static func write(_ path: String, _ text: String) throws {
         if (try? String(contentsOfFile: path, encoding: .utf8)) == text { return }
-        let partial = path + ".\(UUID().uuidString)"
-        try text.write(toFile: partial, atomically: false, encoding: .utf8)
-        guard rename(partial, path) == 0 else { throw TestSetupError("cannot write \(path)") }
+        try CachedFile.replace(path) { partial in try text.write(toFile: partial, atomically: false, encoding: .utf8) }
     }
 }

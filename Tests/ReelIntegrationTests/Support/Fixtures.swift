@@ -113,14 +113,12 @@ enum Fixtures {
     static func named(_ name: String) -> Fixture { all.first { $0.name == name }! }
 
     static func make(_ fixture: Fixture) throws {
-        guard !FileManager.default.fileExists(atPath: fixture.path) else { return }
-        // A name of its own: the suite's two test processes may make the same fixture at once.
-        let partial = fixture.path + ".\(UUID().uuidString)." + (fixture.name as NSString).pathExtension
-        let result = try Processes.run("ffmpeg", ["-v", "error", "-y", "-nostdin"] + fixture.inputs + fixture.encoding + [partial],
-                                       timeout: 300)
-        guard result.status == 0 else { throw TestSetupError("ffmpeg failed: \(result.stderr)") }
-        try fixture.patch?(URL(fileURLWithPath: partial))
-        guard rename(partial, fixture.path) == 0 else { throw TestSetupError("cannot write \(fixture.path)") }
+        try CachedFile.at(fixture.path) { partial in
+            let result = try Processes.run("ffmpeg", ["-v", "error", "-y", "-nostdin"] + fixture.inputs + fixture.encoding + [partial],
+                                           timeout: 300)
+            guard result.status == 0 else { throw TestSetupError("ffmpeg failed: \(result.stderr)") }
+            try fixture.patch?(URL(fileURLWithPath: partial))
+        }
     }
 
     /// 60 s at 25 fps with a white flash on the first frame of every second and a 1 kHz
@@ -165,26 +163,15 @@ enum Fixtures {
 
     /// A cached file made by ffmpeg from `arguments`.
     static func made(_ name: String, _ arguments: [String]) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        guard !FileManager.default.fileExists(atPath: path) else { return path }
-        let partial = path + ".\(UUID().uuidString)." + (name as NSString).pathExtension
-        let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + arguments + [partial], timeout: 300)
-        guard result.status == 0 else { throw TestSetupError("ffmpeg failed: \(result.stderr)") }
-        try? FileManager.default.moveItem(atPath: partial, toPath: path)
-        return path
+        try CachedFile.at(directory.appendingPathComponent(name).path) { partial in
+            let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + arguments + [partial], timeout: 300)
+            guard result.status == 0 else { throw TestSetupError("ffmpeg failed: \(result.stderr)") }
+        }
     }
 
     /// The baseline fixture with its index (`moov`) moved to the front, for damage tests.
     static func faststartMP4() throws -> String {
-        let path = directory.appendingPathComponent("h264-baseline-aac-faststart.mp4").path
-        if !FileManager.default.fileExists(atPath: path) {
-            let partial = path + ".\(UUID().uuidString).mp4"
-            let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", named("h264-baseline-aac.mp4").path,
-                                                      "-c", "copy", "-movflags", "+faststart", partial])
-            guard result.status == 0 else { throw TestSetupError(result.stderr) }
-            try? FileManager.default.moveItem(atPath: partial, toPath: path)
-        }
-        return path
+        try made("h264-baseline-aac-faststart.mp4", ["-i", named("h264-baseline-aac.mp4").path, "-c", "copy", "-movflags", "+faststart"])
     }
 }
 

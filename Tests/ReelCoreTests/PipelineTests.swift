@@ -121,9 +121,9 @@ private final class LockedCounter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 
-@Suite struct PlaybackClockTests {
+@Suite struct MediaClockTests {
     @Test func runsFromWhereItWasSet() {
-        var clock = PlaybackClock()
+        var clock = MediaClock()
         #expect(clock.time(at: 10, currentSerial: 0) == nil)
         clock.set(5, serial: 0, at: 100)
         #expect(clock.time(at: 100.5, currentSerial: 0) == 5.5)
@@ -131,7 +131,7 @@ private final class LockedCounter: @unchecked Sendable {
     }
 
     @Test func speedAndPause() {
-        var clock = PlaybackClock()
+        var clock = MediaClock()
         clock.set(0, serial: 0, at: 0)
         clock.setSpeed(2, at: 1)
         #expect(clock.time(at: 2, currentSerial: 0) == 3)
@@ -141,7 +141,7 @@ private final class LockedCounter: @unchecked Sendable {
     }
 
     @Test func followsAnotherClockThatDriftedTooFar() {
-        var audio = PlaybackClock(), external = PlaybackClock()
+        var audio = MediaClock(), external = MediaClock()
         audio.set(20, serial: 0, at: 0)
         external.set(5, serial: 0, at: 0)
         external.follow(audio, at: 1)

@@ -3,7 +3,7 @@
 ///
 /// `serial` ties a reading to a generation of the queues: after a seek, a clock whose
 /// serial is old reads as unknown (`nil`).
-package struct PlaybackClock: Sendable {
+package struct MediaClock: Sendable {
     package private(set) var pts: Double = .nan
     private var drift: Double = .nan
     package private(set) var lastUpdated: Double = 0
@@ -34,7 +34,7 @@ package struct PlaybackClock: Sendable {
     }
 
     /// Follows another clock when it has drifted too far (ffplay's `sync_clock_to_slave`).
-    package mutating func follow(_ other: PlaybackClock, at now: Double, threshold: Double = SyncPolicy.noSyncThreshold) {
+    package mutating func follow(_ other: MediaClock, at now: Double, threshold: Double = SyncPolicy.noSyncThreshold) {
         guard let theirs = other.time(at: now, currentSerial: other.serial) else { return }
         let mine = time(at: now, currentSerial: serial)
         if mine == nil || abs(mine! - theirs) > threshold { set(theirs, serial: other.serial, at: now) }

@@ -17,7 +17,7 @@ extension Player {
     /// Called on a thread of the session lost: the session is taken at once (its other
     /// threads' events are stale from here on) and stopped from the item queue.
     func reconnect(after reason: String, generation lost: Int) {
-        let lostAt = monotonicSeconds()
+        let lostAt = clock.now
         let taken = lock.withLock { () -> (url: String, old: PlaybackSession?, generation: Int)? in
             guard generation == lost, let url = queue?.current ?? url else { return nil }
             generation += 1
@@ -32,12 +32,12 @@ extension Player {
             move(to: .reconnecting)
             var schedule = ReconnectSchedule(limit: configuration.reconnectFor)
             var lastFailure = reason
-            while let wait = schedule.nextWait(elapsed: monotonicSeconds() - lostAt) {
+            while let wait = schedule.nextWait(elapsed: clock.now - lostAt) {
                 continuation.yield(.reconnecting(attempt: schedule.attempts, reason: lastFailure))
                 let interrupt = InterruptController(timeout: configuration.input.timeout)
                 let waited = lock.withLock { () -> Bool in
-                    let until = monotonicSeconds() + wait
-                    while generation == expected, monotonicSeconds() < until { lock.wait(seconds: until - monotonicSeconds()) }
+                    let until = clock.now + wait
+                    while generation == expected, clock.now < until { clock.wait(on: lock, until: until) }
                     guard generation == expected else { return false }
                     openingInterrupt = interrupt
                     return true
@@ -50,7 +50,7 @@ extension Player {
                         session.stop(closingVideoOutput: false)
                         return
                     }
-                    continuation.yield(.reconnected(attempts: schedule.attempts, seconds: monotonicSeconds() - lostAt))
+                    continuation.yield(.reconnected(attempts: schedule.attempts, seconds: clock.now - lostAt))
                     move(to: .ready)
                     if lock.withLock({ wantsToPlay }) { play() }
                     return
@@ -61,7 +61,7 @@ extension Player {
                 }
             }
             guard lock.withLock({ generation == expected }) else { return }
-            let elapsed = monotonicSeconds() - lostAt
+            let elapsed = clock.now - lostAt
             move(to: .failed)
             continuation.yield(.error(PlayerError(ReconnectError(attempts: schedule.attempts, seconds: elapsed, lastFailure: lastFailure))))
         }

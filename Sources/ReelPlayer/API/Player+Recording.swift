@@ -45,23 +45,10 @@ extension Player {
 extension PlaybackSession {
     /// Starts `recording`'s next file with this input's packets.
     func record(_ recording: Recording) throws {
-        guard let file = demuxer as? Demuxer else {
-            throw OutputError(recording.path, "only inputs FFmpeg reads are recorded while playing (start recording before opening an RTSP stream; `reel rtp receive --record` records RTP)")
+        try engine.record(recording, videoStream: videoStream, audioStream: audioStream) { [callbacks] error in
+            callbacks.emit(.recordingFailed(PlayerError(error)))
         }
-        let recorder = try SessionRecorder(recording, demuxer: file, videoStream: videoStream, audioStream: audioStream) { [emit] error in
-            emit(.recordingFailed(PlayerError(error)))
-        }
-        let old = control.read { control -> SessionRecorder? in
-            defer { control.recorder = recorder }
-            return control.recorder
-        }
-        old?.stop()
     }
 
-    func stopRecording() {
-        control.read { control -> SessionRecorder? in
-            defer { control.recorder = nil }
-            return control.recorder
-        }?.stop()
-    }
+    func stopRecording() { engine.stopRecording() }
 }

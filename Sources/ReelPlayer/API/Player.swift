@@ -17,6 +17,9 @@ public final class Player: @unchecked Sendable {
     let continuation: AsyncStream<PlayerEvent>.Continuation
     private let makeVideoOutput: @Sendable () -> (any VideoOutput)?
     private let makeAudioOutput: @Sendable () -> (any AudioOutput)?
+    /// The time every timing decision of this player's sessions asks.
+    let clock: any PlaybackClock
+    private let openEngine: EngineOpener
     let lock = ConditionLock()
     var session: PlaybackSession?
     private var currentState: PlayerState = .idle
@@ -48,14 +51,24 @@ public final class Player: @unchecked Sendable {
     ///   - videoOutput: makes the video output for each opened input (`nil`: no video).
     ///   - audioOutput: makes the audio output for each opened input (`nil`: no audio).
     ///   - frameTap: where presented frames go for other consumers; a new one by default.
-    public init(configuration: Configuration = Configuration(),
-                frameTap: FrameTap = .withLibswscaleFallback(),
-                videoOutput: @escaping @Sendable () -> (any VideoOutput)?,
-                audioOutput: @escaping @Sendable () -> (any AudioOutput)?) {
+    public convenience init(configuration: Configuration = Configuration(),
+                            frameTap: FrameTap = .withLibswscaleFallback(),
+                            videoOutput: @escaping @Sendable () -> (any VideoOutput)?,
+                            audioOutput: @escaping @Sendable () -> (any AudioOutput)?) {
+        self.init(configuration: configuration, frameTap: frameTap, videoOutput: videoOutput, audioOutput: audioOutput,
+                  clock: MonotonicPlaybackClock.shared, openEngine: PlaybackEngines.open)
+    }
+
+    /// A player on `clock` whose engines `openEngine` makes: tests hand it a manual clock
+    /// and a fake engine.
+    init(configuration: Configuration, frameTap: FrameTap, videoOutput: @escaping @Sendable () -> (any VideoOutput)?,
+         audioOutput: @escaping @Sendable () -> (any AudioOutput)?, clock: any PlaybackClock, openEngine: @escaping EngineOpener) {
         self.configuration = configuration
         self.frameTap = frameTap
         self.makeVideoOutput = videoOutput
         self.makeAudioOutput = audioOutput
+        self.clock = clock
+        self.openEngine = openEngine
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
     }
 
@@ -74,7 +87,7 @@ public final class Player: @unchecked Sendable {
     /// Seconds from the start of the input, on the master clock.
     public var currentTime: Double? {
         guard let session = lock.withLock({ session }) else { return nil }
-        return session.control.position(session.master, at: monotonicSeconds()).map { $0 - session.startTime }
+        return session.control.position(session.master, at: clock.now).map { $0 - session.startTime }
     }
 
     /// The input's length in seconds; `nil` before opening and for live streams.
@@ -83,7 +96,8 @@ public final class Player: @unchecked Sendable {
     /// How far ahead of ``currentTime`` media is read and queued, seconds.
     public var bufferedTime: Double? {
         guard let session = lock.withLock({ session }), let now = currentTime else { return nil }
-        let queued = max(session.videoPackets.duration, session.audioPackets.duration + session.audioFrames.duration)
+        let engine = session.engine.statistics
+        let queued = max(engine.videoSecondsQueued, engine.audioSecondsQueued + session.audioFrames.duration)
         return session.control.read { $0.readerAtEnd } ? session.duration : now + queued
     }
 
@@ -92,18 +106,17 @@ public final class Player: @unchecked Sendable {
         guard let session = lock.withLock({ session }) else { return lock.withLock { finalStatistics } }
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0
+        let engine = session.engine.statistics
         statistics.engine = session.engine.kind
         statistics.input = session.engine.info.format.longName
-        if let adaptive = session.engine as? GStreamerEngine, let bandwidth = adaptive.decoder.adaptiveBandwidth {
-            statistics.adaptiveBandwidth = bandwidth
-            statistics.variant = adaptive.currentVariant
-        }
-        statistics.videoDecoder = session.engine.videoDecoder.map { $0.isHardware ? "\($0.name) (hardware)" : $0.name }
-        statistics.videoPacketsQueued = session.videoPackets.count
-        statistics.audioPacketsQueued = session.audioPackets.count
+        statistics.adaptiveBandwidth = engine.adaptiveBandwidth
+        statistics.variant = engine.variant
+        statistics.videoDecoder = engine.videoDecoder.map { $0.isHardware ? "\($0.name) (hardware)" : $0.name }
+        statistics.videoPacketsQueued = engine.videoPacketsQueued
+        statistics.audioPacketsQueued = engine.audioPacketsQueued
         statistics.videoFramesQueued = session.videoFrames.count
         statistics.audioFramesQueued = session.audioFrames.count
-        statistics.framesAllocated = session.framesAllocated
+        statistics.framesAllocated = engine.framesAllocated
         statistics.glassToGlass = session.control.read { $0.latencyMeter }?.summary
         return statistics
     }
@@ -189,16 +202,26 @@ public final class Player: @unchecked Sendable {
                      interrupt: InterruptController, generation: Int, engine: PlaybackEngineKind? = nil) throws -> PlaybackSession {
         var configuration = configuration
         if let engine { configuration.engine = .only(engine) }
-        let session = try PlaybackSession(url: url, configuration: configuration, videoOutput: videoOutput ?? makeVideoOutput(),
-                                          audioOutput: makeAudioOutput(), frameTap: frameTap, openedAt: monotonicSeconds(),
-                                          emit: { [weak self] event in self?.handle(event, generation: generation) },
-                                          onEnd: { [weak self] in self?.sessionFailed(generation: generation) },
-                                          onCommand: { [weak self] command in self?.perform(command) },
-                                          audioTrack: audioTrack, displayThread: displayThread, interrupt: interrupt,
-                                          records: lock.withLock { recording != nil }, testHooks: testHooks)
-        session.onBuffering = { [weak self] buffering in
-            guard let self else { return }
-            if buffering { move(to: .buffering) } else if state == .buffering { move(to: .playing) }
+        let openedAt = clock.now
+        let outputs = PlaybackSession.Outputs(video: videoOutput ?? makeVideoOutput(), audio: makeAudioOutput(), tap: frameTap,
+                                              displayThread: displayThread)
+        let callbacks = PlaybackSession.Callbacks(
+            emit: { [weak self] event in self?.handle(event, generation: generation) },
+            onEnd: { [weak self] in self?.sessionFailed(generation: generation) },
+            onCommand: { [weak self] command in self?.perform(command) },
+            onBuffering: { [weak self] buffering in
+                guard let self else { return }
+                if buffering { move(to: .buffering) } else if state == .buffering { move(to: .playing) }
+            })
+        let opened = try openEngine(url, configuration, outputs.video != nil, outputs.audio != nil, interrupt,
+                                    lock.withLock { recording != nil }, callbacks.emit)
+        let session: PlaybackSession
+        do {
+            session = try PlaybackSession(url: url, engine: opened, configuration: configuration, outputs: outputs, callbacks: callbacks,
+                                          clock: clock, openedAt: openedAt, audioTrack: audioTrack, testHooks: testHooks)
+        } catch {
+            opened.stop()
+            throw error
         }
         if let start { session.requestSeek(to: session.startTime + max(start, 0), mode: .exact) }
         if let recording = lock.withLock({ self.recording }) {
@@ -230,7 +253,7 @@ public final class Player: @unchecked Sendable {
         }
         if let stepped { session.requestSeek(to: stepped, mode: .exact) }
         lock.withLock { wantsToPlay = true }
-        session.control.setPaused(false, at: monotonicSeconds())
+        session.control.setPaused(false, at: clock.now)
         session.audioOutput?.setPaused(false)
         move(to: .playing)
     }
@@ -239,7 +262,7 @@ public final class Player: @unchecked Sendable {
     public func pause() {
         guard let session = lock.withLock({ session }) else { return }
         lock.withLock { wantsToPlay = false }
-        session.control.setPaused(true, at: monotonicSeconds())
+        session.control.setPaused(true, at: clock.now)
         session.audioOutput?.setPaused(true)
         move(to: .paused)
     }
@@ -279,7 +302,7 @@ public final class Player: @unchecked Sendable {
         get { lock.withLock { session }?.control.read { $0.userRate } ?? 1 }
         set {
             let rate = min(max(newValue, 0.5), 2)
-            lock.withLock { session }?.control.setRate(rate, at: monotonicSeconds())
+            lock.withLock { session }?.control.setRate(rate, at: clock.now)
         }
     }
 
@@ -354,7 +377,7 @@ public final class Player: @unchecked Sendable {
         guard tracks.contains(where: { $0.type == .audio && $0.streamIndex == index }) else { throw TrackError.noSuchAudioStream(index) }
         if let session = lock.withLock({ session }), session.audioStream != nil {
             guard session.control.read({ $0.audioStreamIndex }) != index else { return }
-            let position = session.control.position(session.master, at: monotonicSeconds()) ?? session.startTime
+            let position = session.control.position(session.master, at: clock.now) ?? session.startTime
             try session.switchAudio(to: index, at: position)
             return
         }
@@ -418,7 +441,7 @@ public final class Player: @unchecked Sendable {
 
     /// Shows `text` on the window's display for `seconds`.
     public func showMessage(_ text: String, seconds: Double = 2) {
-        let until = monotonicSeconds() + seconds
+        let until = clock.now + seconds
         lock.withLock { session }?.control.update { $0.message = (text, until) }
     }
 

@@ -3,39 +3,53 @@ import ReelCore
 import ReelFFmpeg
 
 /// One opened input being played: an engine (``PlaybackEngine``) that decodes it into the
-/// session's frame queues, and the shell's part, the same whichever engine decodes: the
-/// timelines, the display thread, the audio renderer (pulled by the device), the live
-/// thread. The packet queues are the FFmpeg engine's.
+/// session (its ``FrameSink``), and the shell's part, the same whichever engine decodes:
+/// the frame queues and their timelines, the display thread, the audio renderer (pulled
+/// by the device), the live thread.
 final class PlaybackSession: @unchecked Sendable {
+    /// Where a session shows and plays what it decodes.
+    struct Outputs {
+        var video: VideoOutput?
+        var audio: AudioOutput?
+        var tap: FrameTap?
+        /// The thread on which the video output is used, shared by a player's sessions.
+        let displayThread: DisplayThread
+    }
+
+    /// What a session tells its player, from any of its threads.
+    struct Callbacks: Sendable {
+        var emit: @Sendable (PlayerEvent) -> Void = { _ in }
+        /// The playback failed (after the error was emitted).
+        var onEnd: @Sendable () -> Void = {}
+        /// The user asked the video output for something (a key, a click).
+        var onCommand: @Sendable (UserCommand) -> Void = { _ in }
+        /// The display starved (true) or has frames again (false).
+        var onBuffering: @Sendable (Bool) -> Void = { _ in }
+    }
+
     let configuration: Player.Configuration
     let control = PlaybackControl()
+    let clock: any PlaybackClock
     let info: MediaInfo
     let videoStream: Int?
     let audioStream: Int?
     let master: ClockMaster
     let startTime: Double
-    let videoPackets: BlockingQueue<QueuedPacket>
-    let audioPackets: BlockingQueue<QueuedPacket>
     let videoFrames: BlockingQueue<QueuedVideoFrame>
     let audioFrames: BlockingQueue<QueuedAudioFrame>
     let videoOutput: VideoOutput?
     let frameTap: FrameTap?
     let audioOutput: AudioOutput?
-    let emit: @Sendable (PlayerEvent) -> Void
-    let onEnd: @Sendable () -> Void
-    let onCommand: @Sendable (UserCommand) -> Void
-    var onBuffering: @Sendable (Bool) -> Void = { _ in }
+    let callbacks: Callbacks
     let openedAt: Double
     /// Played live: latency kept on target (``keepLiveLatency()``).
     let isLive: Bool
-    /// Opened again when it ends or fails: a live input from a server (``PlaybackSource/reopensWhenLost``).
-    var isReconnectable: Bool { isLive && demuxer?.reopensWhenLost == true }
+    /// Opened again when it ends or fails: a live input from a server.
+    var isReconnectable: Bool { isLive && engine.capabilities.reopensWhenLost }
     private let testHooks: PlaybackTestHooks
     private let displayThread: DisplayThread
 
     let engine: any PlaybackEngine
-    /// The packets' source when the FFmpeg engine plays (recording and subtitles read it).
-    var demuxer: (any PlaybackSource)? { (engine as? FFmpegEngine)?.source }
     /// The input's subtitle tracks and files, and the one shown; nil without any, or without video.
     let subtitles: SubtitleLayer?
     /// Maps HDR frames to SDR (decode thread); nil when the configuration says not to.
@@ -47,26 +61,25 @@ final class PlaybackSession: @unchecked Sendable {
     let seekLock = NSLock()
     lazy var audioRenderer: AudioRenderer? = audioOutput.map { AudioRenderer(session: self, format: $0.format) }
 
-    init(url: String, configuration: Player.Configuration, videoOutput: VideoOutput?, audioOutput: AudioOutput?, frameTap: FrameTap? = nil,
-         openedAt: Double, emit: @escaping @Sendable (PlayerEvent) -> Void, onEnd: @escaping @Sendable () -> Void,
-         onCommand: @escaping @Sendable (UserCommand) -> Void, audioTrack: Int? = nil, displayThread: DisplayThread,
-         interrupt: InterruptController? = nil, records: Bool = false, testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
+    /// A session of `url` opened by `engine`, not yet started: the streams played are
+    /// chosen (`audioTrack`, a stream index, overrides the configuration's request) and the
+    /// engine prepared for them.
+    init(url: String, engine: any PlaybackEngine, configuration: Player.Configuration, outputs: Outputs, callbacks: Callbacks,
+         clock: any PlaybackClock = MonotonicPlaybackClock.shared, openedAt: Double? = nil, audioTrack: Int? = nil,
+         testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
         self.configuration = configuration
+        self.clock = clock
+        self.openedAt = openedAt ?? clock.now
         if configuration.measuresLatency { control.update { $0.latencyMeter = LatencyMeter(warmup: configuration.latencyWarmup) } }
-        self.displayThread = displayThread
+        displayThread = outputs.displayThread
         self.testHooks = testHooks
-        self.openedAt = openedAt
-        self.emit = emit
-        self.onEnd = onEnd
-        self.onCommand = onCommand
-        let engine = try PlaybackEngines.open(url, configuration: configuration, video: videoOutput != nil, audio: audioOutput != nil,
-                                              interrupt: interrupt, records: records, emit: emit)
+        self.callbacks = callbacks
         self.engine = engine
         info = engine.info
         isLive = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url, duration: info.format.duration, size: info.format.size, format: info.format.name))
         startTime = info.format.startTime ?? 0
-        let videoStream = videoOutput == nil ? nil : engine.bestStream(of: .video)
-        let audioStream = audioOutput == nil ? nil : (audioTrack ?? Self.audioStream(configuration.audioTrack, engine))
+        let videoStream = outputs.video == nil ? nil : engine.bestStream(of: .video)
+        let audioStream = outputs.audio == nil ? nil : (audioTrack ?? Self.audioStream(configuration.audioTrack, engine))
         self.videoStream = videoStream
         self.audioStream = audioStream
         guard videoStream != nil || audioStream != nil else { throw DecodeError(.noSuchStream(.video)) }
@@ -77,34 +90,32 @@ final class PlaybackSession: @unchecked Sendable {
         decoderOptions.lowDelay = decoderOptions.lowDelay || isLive
         try engine.prepare(videoStream: videoStream, audioStream: audioStream, options: decoderOptions, framePool: pool)
         control.audioStreamIndex = audioStream
-        self.videoOutput = videoStream == nil ? nil : videoOutput
+        videoOutput = videoStream == nil ? nil : outputs.video
         let streams = engine.info.streams
         let orientation = videoStream.map { stream in configuration.rotation.orientation(forStream: streams.first { $0.index == stream }?.orientation ?? .upright) } ?? .upright
         orienter = orientation.isUpright ? nil : FrameOrienter(orientation: orientation)
         toneMapper = configuration.toneMapping.map { ToneMapper(curve: $0) }
         subtitles = videoStream == nil ? nil
-            : try SubtitleLayer(demuxer: (engine as? FFmpegEngine)?.source as? Demuxer, info: engine.info, files: SameNameSubtitles.files(for: url, configuration: configuration),
+            : try SubtitleLayer(demuxer: engine.subtitleDemuxer, info: engine.info, files: SameNameSubtitles.files(for: url, configuration: configuration),
                                 request: configuration.subtitleTrack, startTime: startTime, options: configuration.input)
         control.subtitleSettings = SubtitleSettings(delay: configuration.subtitleDelay, scale: configuration.subtitleScale)
-        self.frameTap = frameTap
-        self.audioOutput = audioStream == nil ? nil : audioOutput
+        frameTap = outputs.tap
+        audioOutput = audioStream == nil ? nil : outputs.audio
         let requested = configuration.clockMaster
         master = configuration.untimed ? .video
             : requested == .audio && audioStream == nil ? (videoStream == nil ? .external : .video)
             : requested == .video && videoStream == nil ? .audio : requested
-        let packetLimits = BlockingQueue<QueuedPacket>.Limits(bytes: configuration.packetQueueBytes, seconds: configuration.packetQueueSeconds)
-        videoPackets = BlockingQueue(limits: packetLimits)
-        audioPackets = BlockingQueue(limits: packetLimits)
         videoFrames = BlockingQueue(limits: .init(count: configuration.videoFrameQueueCount))
         audioFrames = BlockingQueue(limits: .init(count: configuration.audioFrameQueueCount))
     }
 
     var duration: Double? { info.format.duration }
+    func emit(_ event: PlayerEvent) { callbacks.emit(event) }
 
-    /// The stream a request picks: with no language asked for, FFmpeg's best audio stream.
-    private static func audioStream(_ request: TrackRequest, _ source: any PlaybackEngine) -> Int? {
-        if request == .automatic() { return source.bestStream(of: .audio) }
-        return request.choose(.audio, among: Track.tracks(of: source.info))?.streamIndex
+    /// The stream a request picks: with no language asked for, the engine's best audio stream.
+    private static func audioStream(_ request: TrackRequest, _ engine: any PlaybackEngine) -> Int? {
+        if request == .automatic() { return engine.bestStream(of: .audio) }
+        return request.choose(.audio, among: Track.tracks(of: engine.info))?.streamIndex
     }
 
     /// One frame's time by the video stream's average rate (25 fps when it has none), for
@@ -124,7 +135,7 @@ final class PlaybackSession: @unchecked Sendable {
     })
 
     func start() throws {
-        engine.start(self, spawn: spawn)
+        engine.start(into: self, serial: control.read { $0.serial }, spawn: spawn)
         if videoStream != nil {
             finished.enter()
             displayThread.async { [self] in
@@ -148,13 +159,10 @@ final class PlaybackSession: @unchecked Sendable {
     /// show the next input too.
     func stop(closingVideoOutput: Bool = true) {
         control.update { $0.aborted = true }
-        videoPackets.abort()
-        audioPackets.abort()
         videoFrames.abort()
         audioFrames.abort()
-        engine.cancel()
+        engine.stop()
         subtitles?.stop()
-        stopRecording()
         audioOutput?.close()
         _ = finished.wait(timeout: .now() + 10)
         if closingVideoOutput, let videoOutput { displayThread.close(videoOutput) }
@@ -173,23 +181,17 @@ final class PlaybackSession: @unchecked Sendable {
 
     // MARK: Seeking
 
-    /// Starts a new timeline at once: queues are emptied (waking blocked producers) and
-    /// the read thread is told where to go.
-    ///
-    /// The queues move to the new serial before the reader can learn of the seek: the
-    /// other way round, the first packets of the new timeline (its keyframe) could be put
-    /// while a queue still had the old serial, and be dropped as stale.
+    /// Starts a new timeline at once: the frame queues are emptied (waking blocked
+    /// producers), and the engine drops what it holds and is told where to go.
     func requestSeek(to target: Double, mode: SeekMode, alsoUpdate: (PlaybackControl) -> Void = { _ in }) {
         seekLock.lock()
         defer { seekLock.unlock() }
         let serial = control.read { $0.serial } + 1
-        videoPackets.flush(serial: serial)
-        audioPackets.flush(serial: serial)
         videoFrames.flush(serial: serial)
         audioFrames.flush(serial: serial)
         control.update { control in
             control.serial = serial
-            control.pendingSeek = .init(target: target, mode: mode)
+            control.seekTarget = target
             control.exactTarget = mode == .exact ? (serial, target) : nil
             control.readerAtEnd = false
             control.videoEnded = false
@@ -197,74 +199,35 @@ final class PlaybackSession: @unchecked Sendable {
             control.endReported = false
             alsoUpdate(control)
         }
+        engine.seek(to: target, mode: mode, serial: serial)
         testHooks.seekPublished()
     }
 
-    /// The engine read its input to the end on timeline `serial`.
-    func readerReachedEnd(serial: Int) {
-        testHooks.readerReachingEnd()
-        // A seek that came while the markers were queued started a new timeline, which
-        // has not been read at all: only the end of the timeline read here is recorded.
-        control.update { if $0.serial == serial { $0.readerAtEnd = true } }
-    }
-
-    func queueAudio(_ frame: DecodedFrame, serial: Int) {
-        guard case .audio(let audio) = frame else { return }
-        let start = audio.presentationTime?.seconds ?? 0
-        let length = Double(audio.sampleCount) / Double(max(audio.sampleRate, 1))
-        if control.isBeforeTarget(serial: serial, time: start, duration: length) { return }
-        audioFrames.put(QueuedAudioFrame(frame: audio), serial: serial)
-    }
-
-    func queueVideo(_ frame: DecodedFrame, serial: Int) {
-        guard case .video(var video) = frame else { return }
-        do {
-            try testHooks.videoFrameDecoded(engine.kind, video.presentationTime?.seconds ?? 0)
-        } catch {
-            fail(error)
-            return
-        }
-        if let toneMapper {
-            do {
-                video = try toneMapper.map(video)
-            } catch {
-                fail(error)
-                return
-            }
-        }
-        var item = QueuedVideoFrame(frame: video)
-        if let orienter {
-            do {
-                var decoded = video
-                decoded.orientation = orienter.orientation
-                item = QueuedVideoFrame(frame: try orienter.orient(video), decoded: decoded)
-            } catch {
-                fail(error)
-                return
-            }
-        }
-        if let pts = item.pts, control.isBeforeTarget(serial: serial, time: pts, duration: item.duration) { return }
-        videoFrames.put(item, serial: serial)
+    /// Plays audio stream `index` from now on: an exact seek to the position starts a
+    /// timeline on which the engine decodes that stream, as mpv's refresh seek does.
+    /// Nothing of the old track is played after the switch.
+    func switchAudio(to index: Int, at position: Double) throws {
+        try engine.switchAudio(to: index)
+        requestSeek(to: position, mode: .exact) { $0.audioStreamIndex = index }
     }
 
     /// Ends the playback with `error`; only the first failure of a session counts (a
     /// stream thread that goes on meeting the same fault says it once).
     func fail(_ error: any Error) {
-        let first = hasFailed.withLock { failed in
+        let first = failed.withLock { failed in
             defer { failed = true }
             return !failed
         }
         guard first else { return }
         emit(.error(PlayerError(error)))
-        onEnd()
+        callbacks.onEnd()
     }
 
-    /// Whether the playback failed (``fail(_:)``): the engine's threads stop.
-    let hasFailed = LockedValue(false)
+    private let failed = LockedValue(false)
 
     /// Called when a stream of timeline `serial` reached its end; the playback ends when
     /// all have. A call for an older timeline (a seek came meanwhile) changes nothing.
-    func streamEnded(video: Bool, serial: Int) {
+    func streamFinished(video: Bool, serial: Int) {
         let ended = control.read { control -> Bool in
             guard control.serial == serial else { return false }
             if video { control.videoEnded = true } else { control.audioEnded = true }
@@ -275,13 +238,70 @@ final class PlaybackSession: @unchecked Sendable {
         }
         if ended { emit(.endOfStream) }
     }
+}
 
-    /// Plays audio stream `index` from now on: an exact seek to the position starts a
-    /// timeline on which the engine decodes that stream, as mpv's refresh seek does.
-    /// Nothing of the old track is played after the switch.
-    func switchAudio(to index: Int, at position: Double) throws {
-        try engine.switchAudio(to: index, in: self, at: position)
+extension PlaybackSession: FrameSink {
+    var hasFailed: Bool { failed.withLock { $0 } }
+
+    func report(_ event: PlayerEvent) { emit(event) }
+
+    func video(_ frame: VideoFrame, serial: Int) {
+        var video = frame
+        do {
+            try testHooks.videoFrameDecoded(engine.kind, video.presentationTime?.seconds ?? 0)
+            if let toneMapper { video = try toneMapper.map(video) }
+            var item = QueuedVideoFrame(frame: video)
+            if let orienter {
+                var decoded = video
+                decoded.orientation = orienter.orientation
+                item = QueuedVideoFrame(frame: try orienter.orient(video), decoded: decoded)
+            }
+            if let pts = item.pts, control.isBeforeTarget(serial: serial, time: pts, duration: item.duration) { return }
+            videoFrames.put(item, serial: serial)
+        } catch {
+            fail(error)
+        }
     }
 
-    var framesAllocated: Int { engine.framesAllocated }
+    func audio(_ frame: AudioFrame, serial: Int) {
+        let start = frame.presentationTime?.seconds ?? 0
+        let length = Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
+        if control.isBeforeTarget(serial: serial, time: start, duration: length) { return }
+        audioFrames.put(QueuedAudioFrame(frame: frame), serial: serial)
+    }
+
+    func subtitle(_ packet: Packet) { subtitles?.take(packet) }
+
+    func subtitlesRestart() { subtitles?.flushDecoders() }
+
+    func streamEnded(_ type: MediaType, serial: Int) {
+        if type == .video {
+            videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
+        } else {
+            audioFrames.put(QueuedAudioFrame(frame: nil), serial: serial)
+        }
+    }
+
+    func readerReachedEnd(serial: Int) {
+        testHooks.readerReachingEnd()
+        // A seek that came while the markers were queued started a new timeline, which
+        // has not been read at all: only the end of the timeline read here is recorded.
+        control.update { if $0.serial == serial { $0.readerAtEnd = true } }
+    }
+
+    func read(_ type: MediaType, from start: Double, to end: Double, serial: Int) throws {
+        guard isLive else { return }
+        let video = type == .video
+        let jumped = control.lock.withLock { () -> Double? in
+            let newest = video ? control.newestRead.video : control.newestRead.audio
+            guard control.newestRead.isJump(to: start, video: video, serial: serial) else {
+                control.newestRead.note(end, video: video, serial: serial)
+                return nil
+            }
+            return newest
+        }
+        // Played on, the streams would stay apart (each jumps at its own packet): the
+        // input is opened again, on a new timeline.
+        if let jumped { throw InputError(.timestampsJumped(from: jumped, to: start), operation: .read, url: info.format.url) }
+    }
 }

@@ -24,7 +24,10 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// of either timeline is taken for one of the other.
     private var appliedSerial = 0
     private let pulling = ReadWriteLock()
-    private let cancelled = LockedValue(false)
+    private let inbox = EngineInbox()
+    /// The streams the session plays (``prepare(videoStream:audioStream:options:framePool:)``).
+    private var hasVideo = false
+    private var hasAudio = false
 
     /// GStreamer's id of each stream in ``info``, by the index given it there (its place
     /// among the collection's audio and video streams).
@@ -146,8 +149,15 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     }
 
     var kind: PlaybackEngineKind { .gstreamer }
-    var framesAllocated: Int { 0 }
-    var videoDecoder: (name: String, isHardware: Bool)? { decoder.videoDecoder }
+    var capabilities: EngineCapabilities { EngineCapabilities() }
+    var statistics: EngineStatistics {
+        var statistics = EngineStatistics(videoDecoder: decoder.videoDecoder)
+        if let bandwidth = decoder.adaptiveBandwidth {
+            statistics.adaptiveBandwidth = bandwidth
+            statistics.variant = currentVariant
+        }
+        return statistics
+    }
 
     /// The stream of `type` GStreamer decodes by default (the one the input marks).
     func bestStream(of type: MediaType) -> Int? {
@@ -160,6 +170,8 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// pipeline and seeking back to the start, as before, failed the seek or the stream
     /// about once in a hundred opens (GStreamer 1.22), as its outputs were relinked.
     func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {
+        hasVideo = videoStream != nil
+        hasAudio = audioStream != nil
         guard let audioStream else { return }
         let wanted = try audioStreamID(audioStream)
         guard wanted != decoder.playingStream(.audio) else { return }
@@ -182,86 +194,77 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         try decoder.select([decoder.playingStream(.video), try audioStreamID(index)].compactMap { $0 })
     }
 
-    func cancel() { cancelled.withLock { $0 = true } }
+    func stop() { inbox.stop() }
 
-    /// As the FFmpeg engine switches: the new stream is selected, and an exact seek to
-    /// the position starts the new timeline with it (GStreamer's decoder is reused).
-    func switchAudio(to index: Int, in session: PlaybackSession, at position: Double) throws {
+    /// As the FFmpeg engine switches: the new stream is selected, and the exact seek that
+    /// follows starts the new timeline with it (GStreamer's decoder is reused).
+    func switchAudio(to index: Int) throws {
         try select(audio: index)
-        session.requestSeek(to: position, mode: .exact) { $0.audioStreamIndex = index }
     }
 
-    func start(_ session: PlaybackSession, spawn: (String, @escaping @Sendable () -> Void) -> Void) {
-        appliedSerial = session.control.read { $0.serial }
-        spawn("reel.gst.seek") { [self] in followSeeks(session) }
-        if session.videoStream != nil {
+    func seek(to target: Double, mode: SeekMode, serial: Int) {
+        inbox.post(EngineSeek(target: target, mode: mode, serial: serial))
+    }
+
+    func start(into sink: any FrameSink, serial: Int, spawn: (String, @escaping @Sendable () -> Void) -> Void) {
+        appliedSerial = serial
+        spawn("reel.gst.seek") { [self] in followSeeks(sink) }
+        if hasVideo {
             spawn("reel.gst.video") { [self] in
-                pullLoop(session, poll: { try self.decoder.pollVideoFrame(waiting: $0) }) { frame, serial in
-                    noteSize(of: frame, session: session)
-                    session.queueVideo(.video(frame), serial: serial)
-                } end: { serial in
-                    session.videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
+                pullLoop(sink, type: .video, poll: { try self.decoder.pollVideoFrame(waiting: $0) }) { frame, serial in
+                    noteSize(of: frame, sink: sink)
+                    sink.video(frame, serial: serial)
                 }
             }
         }
-        if session.audioStream != nil {
+        if hasAudio {
             spawn("reel.gst.audio") { [self] in
-                pullLoop(session, poll: { try self.decoder.pollAudioFrame(waiting: $0) }) { frame, serial in
-                    session.queueAudio(.audio(frame), serial: serial)
-                } end: { serial in
-                    session.audioFrames.put(QueuedAudioFrame(frame: nil), serial: serial)
+                pullLoop(sink, type: .audio, poll: { try self.decoder.pollAudioFrame(waiting: $0) }) { frame, serial in
+                    sink.audio(frame, serial: serial)
                 }
             }
         }
     }
 
     /// An adaptive stream's pictures changed size: another variant plays.
-    private func noteSize(of frame: VideoFrame, session: PlaybackSession) {
+    private func noteSize(of frame: VideoFrame, sink: any FrameSink) {
         guard lastSize.map({ $0 != (frame.width, frame.height) }) ?? true else { return }
         lastSize = (frame.width, frame.height)
         variant.withLock { $0 = "\(frame.width)x\(frame.height)" }
         guard let bandwidth = decoder.adaptiveBandwidth else { return }
-        session.emit(.variantChanged(width: frame.width, height: frame.height, bandwidth: bandwidth))
+        sink.report(.variantChanged(width: frame.width, height: frame.height, bandwidth: bandwidth))
     }
 
-    private func isStopping(_ session: PlaybackSession) -> Bool {
-        cancelled.withLock { $0 } || session.control.read { $0.aborted } || session.hasFailed.withLock { $0 }
-    }
+    private func isStopping(_ sink: any FrameSink) -> Bool { inbox.isStopped || sink.hasFailed }
 
-    /// Carries out the seeks the shell publishes: a flushing seek in the pipeline, then the
+    /// Carries out the seeks the shell sends: a flushing seek in the pipeline, then the
     /// new timeline is the one frames are pulled for. Passes on GStreamer's buffering
     /// percentage as it changes.
-    private func followSeeks(_ session: PlaybackSession) {
-        let control = session.control
+    private func followSeeks(_ sink: any FrameSink) {
         var lastPercent: Int?
-        while !isStopping(session) {
+        while !isStopping(sink) {
             if let percent = decoder.takeBufferingProgress(), percent != lastPercent {
                 lastPercent = percent
-                session.emit(.bufferingProgress(percent: percent))
+                sink.report(.bufferingProgress(percent: percent))
             }
-            let request = control.lock.withLock { () -> (PlaybackControl.Seek, Int)? in
-                if control.pendingSeek == nil && !control.aborted { control.lock.wait(seconds: 0.05) }
-                defer { control.pendingSeek = nil }
-                return control.pendingSeek.map { ($0, control.serial) }
-            }
-            guard let (seek, serial) = request else { continue }
+            guard let seek = inbox.waitForSeek(seconds: 0.05) else { continue }
             pulling.writing {
                 do {
                     try decoder.seek(to: max(seek.target, 0), exact: seek.mode == .exact)
                 } catch {
-                    session.emit(.error(PlayerError(error)))
+                    sink.report(.error(PlayerError(error)))
                 }
-                appliedSerial = serial
+                appliedSerial = seek.serial
             }
         }
     }
 
     /// Pulls one stream's frames in short waits and queues each on the timeline it was
     /// pulled for; at the stream's end queues the end, then waits for a seek.
-    private func pullLoop<Frame>(_ session: PlaybackSession, poll: (Double) throws -> GStreamerDecoder.Polled<Frame>,
-                                 queue: (Frame, Int) -> Void, end: (Int) -> Void) {
+    private func pullLoop<Frame>(_ sink: any FrameSink, type: MediaType, poll: (Double) throws -> GStreamerDecoder.Polled<Frame>,
+                                 queue: (Frame, Int) -> Void) {
         var endedSerial: Int?
-        while !isStopping(session) {
+        while !isStopping(sink) {
             do {
                 // Short waits: a seek waits for them to end.
                 let (serial, polled) = try pulling.reading { () throws -> (Int, GStreamerDecoder.Polled<Frame>?) in
@@ -273,13 +276,13 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
                 case .frame(let frame):
                     queue(frame, serial)
                 case .end:
-                    end(serial)
+                    sink.streamEnded(type, serial: serial)
                     endedSerial = serial
                 case .nothingYet:
                     continue
                 }
             } catch {
-                if !isStopping(session) { session.fail(error) }
+                if !isStopping(sink) { sink.fail(error) }
                 return
             }
         }

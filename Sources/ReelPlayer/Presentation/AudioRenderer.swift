@@ -43,7 +43,7 @@ final class AudioRenderer: @unchecked Sendable {
         }
         guard !paused, !aborted else {
             output.update(repeating: 0)
-            if session.configuration.untimed { Thread.sleep(forTimeInterval: Self.untimedIdleWait) }
+            if session.configuration.untimed { session.clock.sleep(for: Self.untimedIdleWait) }
             return
         }
         if serial != converterSerial || abs(converter.tempo - rate) > 1e-6 || jumps != liveJumpsSeen {
@@ -86,13 +86,13 @@ final class AudioRenderer: @unchecked Sendable {
             }
             if item.frame == nil {
                 reachedEnd = true
-                if pending.isEmpty { session.streamEnded(video: false, serial: serial) }
+                if pending.isEmpty { session.streamFinished(video: false, serial: serial) }
             }
         }
         if written < output.count {
             for index in written..<output.count { output[index] = 0 }
             if playedSound && !reachedEnd && !session.control.read({ $0.readerAtEnd }) { session.control.update { $0.statistics.audioUnderruns += 1 } }
-            if reachedEnd && written == 0 && pending.isEmpty { session.streamEnded(video: false, serial: serial) }
+            if reachedEnd && written == 0 && pending.isEmpty { session.streamFinished(video: false, serial: serial) }
             if written == 0 && session.configuration.untimed { session.audioFrames.waitForElement(timeout: Self.untimedIdleWait) }
         }
         if written > 0 { playedSound = true }

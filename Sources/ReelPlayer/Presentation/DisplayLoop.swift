@@ -33,123 +33,151 @@ struct DisplayLoop {
         self.session = session
     }
 
+    /// What the loop waits for before its next step.
+    enum Wait: Equatable {
+        /// Nothing: the next step comes at once.
+        case none
+        /// The clock reaching this time.
+        case until(Double)
+        /// A frame in the queue, or the clock reaching this time.
+        case frame(until: Double)
+    }
+
+    /// How long the loop waits at most, so that the output's ``VideoOutput/idle(status:)``
+    /// keeps the window and its keys alive.
+    static let idleInterval = 0.01
+
+    /// Runs the loop on the display thread until the session stops.
     mutating func run() {
         guard let output = session.videoOutput else { return }
+        let clock = session.clock
         while !control.read({ $0.aborted }) {
-            let now = monotonicSeconds()
-            for command in output.idle(status: status(at: now)) { session.onCommand(command) }
-            sendTimeEvent(at: now)
+            switch step(output, at: clock.now) {
+            case .none:
+                continue
+            case .until(let deadline):
+                // A change of the playback (play, pause, a step, a seek, the stop) wakes it.
+                let until = min(deadline, clock.now + Self.idleInterval)
+                control.lock.withLock { if !control.aborted { clock.wait(on: control.lock, until: until) } }
+            case .frame(let deadline):
+                session.videoFrames.waitForElement(timeout: max(min(deadline - clock.now, Self.idleInterval), 0))
+            }
+        }
+    }
 
-            let (paused, serial, rate, stepping, jumps) = control.read { ($0.paused, $0.serial, $0.rate, $0.stepsRequested > 0, $0.liveJumps) }
-            if jumps != liveJumpsSeen {
-                liveJumpsSeen = jumps
-                showsNextAtOnce = true
+    /// One step of the loop at clock time `now`: shows, drops or skips at most one frame,
+    /// and says what to wait for before the next step. Tests call it directly, on a
+    /// manual clock.
+    mutating func step(_ output: VideoOutput, at now: Double) -> Wait {
+        for command in output.idle(status: status(at: now)) { session.callbacks.onCommand(command) }
+        sendTimeEvent(at: now)
+
+        let (paused, serial, rate, stepping, jumps) = control.read { ($0.paused, $0.serial, $0.rate, $0.stepsRequested > 0, $0.liveJumps) }
+        if jumps != liveJumpsSeen {
+            liveJumpsSeen = jumps
+            showsNextAtOnce = true
+        }
+        if paused && shownSerial == serial && !stepping {
+            redrawSubtitlesIfChanged(output)
+            wasPaused = true
+            lastPresentedAt = nil
+            return .until(now + Self.idleInterval)
+        }
+        if wasPaused && !paused {
+            frameTimer = now
+            wasPaused = false
+            livePhase.restart()
+        }
+        guard let (item, itemSerial) = session.videoFrames.peek() else {
+            watchForStarvation(serial: serial, at: now)
+            // Woken by the next frame; the timeout keeps the window and events alive.
+            return .frame(until: now + Self.idleInterval)
+        }
+        if isBuffering {
+            lastPresentedAt = nil
+            // Resume once a few frames are ready (or the input has ended).
+            guard session.videoFrames.count >= Self.framesToResume || control.read({ $0.readerAtEnd }) else {
+                return .until(now + Self.bufferingPoll)
             }
-            if paused && shownSerial == serial && !stepping {
-                redrawSubtitlesIfChanged(output)
-                wasPaused = true
-                lastPresentedAt = nil
-                Thread.sleep(forTimeInterval: 0.01)
-                continue
-            }
-            if wasPaused && !paused {
-                frameTimer = now
-                wasPaused = false
-                livePhase.restart()
-            }
-            guard let (item, itemSerial) = session.videoFrames.peek() else {
-                watchForStarvation(serial: serial, at: now)
-                // Woken by the next frame; the timeout keeps the window and events alive.
-                session.videoFrames.waitForElement(timeout: 0.01)
-                continue
-            }
-            if isBuffering {
-                lastPresentedAt = nil
-                // Resume once a few frames are ready (or the input has ended).
-                guard session.videoFrames.count >= Self.framesToResume || control.read({ $0.readerAtEnd }) else {
-                    Thread.sleep(forTimeInterval: 0.005)
-                    continue
-                }
-                isBuffering = false
-                emptySince = nil
-                frameTimer = now
-                livePhase.restart()
-                control.setBuffering(false, at: now)
-                session.onBuffering(false)
-            }
+            isBuffering = false
             emptySince = nil
-            if itemSerial != serial {
-                session.videoFrames.take(ifSerial: itemSerial)
-                continue
-            }
-            guard let frame = item.frame, let pts = item.pts else {
-                session.videoFrames.take(ifSerial: itemSerial)
-                if item.frame == nil { session.streamEnded(video: true, serial: itemSerial) }
-                continue
-            }
-            // Queued before a live jump set the point to go on from.
-            if session.isLive, control.isBeforeTarget(serial: itemSerial, time: pts, duration: item.duration) {
-                session.videoFrames.take(ifSerial: itemSerial)
-                continue
-            }
-            if paused && stepping && shownSerial == serial {
-                // A frame step: the clocks moved to the next frame and held, then the frame
-                // shown (a caller that sees the frame reads its time).
-                control.update { control in
-                    control.stepsRequested = max(control.stepsRequested - 1, 0)
-                    control.steppedWhilePaused = true
-                    control.videoClock.set(pts, serial: serial, at: now)
-                    control.audioClock.set(pts, serial: serial, at: now)
-                    control.externalClock.set(pts, serial: serial, at: now)
-                }
-                show(item, frame, pts: pts, serial: serial, output: output)
-                continue
-            }
-            if shownSerial != serial || session.configuration.untimed || showsNextAtOnce {
-                // The first frame of a timeline (after opening, seeking or a live jump) shows at once.
-                if shownSerial != serial || showsNextAtOnce {
-                    session.frameTap?.markDiscontinuity()
-                    lastPresentedAt = nil
-                }
-                show(item, frame, pts: pts, serial: serial, output: output)
-                frameTimer = now
-                livePhase.restart()
-                showsNextAtOnce = false
-                if shownSerial != serial { session.emit(.seekCompleted(position: pts - session.startTime)) }
-                shownSerial = serial
-                continue
-            }
-
-            var nominal = lastShown.map { pts - $0.pts } ?? item.duration
-            if !(nominal > 0 && nominal < SyncPolicy.noSyncThreshold) { nominal = lastShown?.duration ?? item.duration }
-            let drift: Double? = session.master == .video ? nil : control.read { control -> Double? in
-                guard let video = control.videoClock.time(at: now, currentSerial: serial) else { return nil }
-                return session.control.masterTimeUnlocked(session.master, at: now).map { video - $0 }
-            }
-            let delay = SyncPolicy.targetDelay(nominal: nominal / rate, drift: drift.map { $0 / rate })
-            if now < frameTimer + delay {
-                if readySince?.serial != serial || readySince?.pts != pts { readySince = (serial, pts, now) }
-                Thread.sleep(forTimeInterval: min(frameTimer + delay - now, 0.005))
-                continue
-            }
-            frameTimer += delay
-            if delay > 0 && now - frameTimer > SyncPolicy.maxThreshold { frameTimer = now }
-
-            // Too late already for the next frame too: skip this one (not when video is master).
-            if let (next, nextSerial) = session.videoFrames.peek(1), nextSerial == serial, let nextPTS = next.pts {
-                let ownDuration = (nextPTS - pts) > 0 ? (nextPTS - pts) / rate : item.duration / rate
-                if SyncPolicy.shouldDrop(frameEnd: frameTimer + ownDuration, now: now, isVideoMaster: session.master == .video) {
-                    session.videoFrames.take(ifSerial: serial)
-                    control.update { $0.statistics.framesDropped += 1 }
-                    lastShown = (pts, item.duration)
-                    control.update { $0.videoClock.set(pts, serial: serial, at: now) }
-                    continue
-                }
+            frameTimer = now
+            livePhase.restart()
+            control.setBuffering(false, at: now)
+            session.callbacks.onBuffering(false)
+        }
+        emptySince = nil
+        if itemSerial != serial {
+            session.videoFrames.take(ifSerial: itemSerial)
+            return .none
+        }
+        guard let frame = item.frame, let pts = item.pts else {
+            session.videoFrames.take(ifSerial: itemSerial)
+            if item.frame == nil { session.streamFinished(video: true, serial: itemSerial) }
+            return .none
+        }
+        // Queued before a live jump set the point to go on from.
+        if session.isLive, control.isBeforeTarget(serial: itemSerial, time: pts, duration: item.duration) {
+            session.videoFrames.take(ifSerial: itemSerial)
+            return .none
+        }
+        if paused && stepping && shownSerial == serial {
+            // A frame step: the clocks moved to the next frame and held, then the frame
+            // shown (a caller that sees the frame reads its time).
+            control.update { control in
+                control.stepsRequested = max(control.stepsRequested - 1, 0)
+                control.steppedWhilePaused = true
+                control.videoClock.set(pts, serial: serial, at: now)
+                control.audioClock.set(pts, serial: serial, at: now)
+                control.externalClock.set(pts, serial: serial, at: now)
             }
             show(item, frame, pts: pts, serial: serial, output: output)
-            followArrival(waited: readySince.flatMap { $0.serial == serial && $0.pts == pts ? now - $0.at : nil } ?? 0,
-                          shown: pts, duration: nominal, serial: serial, at: now)
+            return .none
         }
+        if shownSerial != serial || session.configuration.untimed || showsNextAtOnce {
+            // The first frame of a timeline (after opening, seeking or a live jump) shows at once.
+            if shownSerial != serial || showsNextAtOnce {
+                session.frameTap?.markDiscontinuity()
+                lastPresentedAt = nil
+            }
+            show(item, frame, pts: pts, serial: serial, output: output)
+            frameTimer = now
+            livePhase.restart()
+            showsNextAtOnce = false
+            if shownSerial != serial { session.emit(.seekCompleted(position: pts - session.startTime)) }
+            shownSerial = serial
+            return .none
+        }
+
+        var nominal = lastShown.map { pts - $0.pts } ?? item.duration
+        if !(nominal > 0 && nominal < SyncPolicy.noSyncThreshold) { nominal = lastShown?.duration ?? item.duration }
+        let drift: Double? = session.master == .video ? nil : control.read { control -> Double? in
+            guard let video = control.videoClock.time(at: now, currentSerial: serial) else { return nil }
+            return session.control.masterTimeUnlocked(session.master, at: now).map { video - $0 }
+        }
+        let delay = SyncPolicy.targetDelay(nominal: nominal / rate, drift: drift.map { $0 / rate })
+        if now < frameTimer + delay {
+            if readySince?.serial != serial || readySince?.pts != pts { readySince = (serial, pts, now) }
+            return .until(frameTimer + delay)
+        }
+        frameTimer += delay
+        if delay > 0 && now - frameTimer > SyncPolicy.maxThreshold { frameTimer = now }
+
+        // Too late already for the next frame too: skip this one (not when video is master).
+        if let (next, nextSerial) = session.videoFrames.peek(1), nextSerial == serial, let nextPTS = next.pts {
+            let ownDuration = (nextPTS - pts) > 0 ? (nextPTS - pts) / rate : item.duration / rate
+            if SyncPolicy.shouldDrop(frameEnd: frameTimer + ownDuration, now: now, isVideoMaster: session.master == .video) {
+                session.videoFrames.take(ifSerial: serial)
+                control.update { $0.statistics.framesDropped += 1 }
+                lastShown = (pts, item.duration)
+                control.update { $0.videoClock.set(pts, serial: serial, at: now) }
+                return .none
+            }
+        }
+        show(item, frame, pts: pts, serial: serial, output: output)
+        followArrival(waited: readySince.flatMap { $0.serial == serial && $0.pts == pts ? now - $0.at : nil } ?? 0,
+                      shown: pts, duration: nominal, serial: serial, at: now)
+        return .none
     }
 
     /// A live video that is its own master moves its schedule earlier when every picture
@@ -202,6 +230,8 @@ struct DisplayLoop {
     /// Starved this long while input should still be coming: buffering.
     static let starvationLimit = 0.25
     static let framesToResume = 3
+    /// How often a buffering display looks whether enough frames came.
+    static let bufferingPoll = 0.005
     private var isBuffering = false
 
     private mutating func watchForStarvation(serial: Int, at now: Double) {
@@ -215,7 +245,7 @@ struct DisplayLoop {
         if now - since > Self.starvationLimit {
             isBuffering = true
             control.setBuffering(true, at: now)
-            session.onBuffering(true)
+            session.callbacks.onBuffering(true)
         }
     }
 
@@ -239,7 +269,7 @@ struct DisplayLoop {
         }
         if !output.feedsFrameTap { session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : decoded) }
         lastShown = (pts, item.duration)
-        let shownAt = monotonicSeconds()
+        let shownAt = session.clock.now
         let latency = shownAt - session.openedAt
         let interval = lastPresentedAt.map { shownAt - $0 }
         lastPresentedAt = shownAt

@@ -57,6 +57,12 @@ public enum EngineSelection: Sendable {
     }
 }
 
+/// Opens an input in an engine, for the streams wanted (`video`, `audio`): what a player
+/// calls to make each session's engine (``PlaybackEngines/open(_:configuration:video:audio:interrupt:records:emit:)``;
+/// tests hand a player a fake).
+typealias EngineOpener = @Sendable (_ url: String, _ configuration: Player.Configuration, _ video: Bool, _ audio: Bool,
+                                    _ interrupt: InterruptController?, _ records: Bool, _ emit: @Sendable (PlayerEvent) -> Void) throws -> any PlaybackEngine
+
 enum PlaybackEngines {
     /// Opens `url` in the engine the configuration picks, for the streams wanted; when it
     /// cannot be opened there for want of a demuxer, decoder or plug-in (or damaged data),
@@ -108,7 +114,8 @@ enum PlaybackEngines {
             let source = try PlaybackSources.open(url, options: options,
                                                   interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
                                                   liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target, records: records)
-            return FFmpegEngine(source: source)
+            let packetLimits = BlockingQueue<QueuedPacket>.Limits(bytes: configuration.packetQueueBytes, seconds: configuration.packetQueueSeconds)
+            return FFmpegEngine(source: source, packetLimits: packetLimits, videoDecoding: configuration.videoDecoding)
         }
     }
 

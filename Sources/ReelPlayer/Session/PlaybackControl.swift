@@ -34,11 +34,6 @@ final class PlaybackControl: @unchecked Sendable {
         }
     }
 
-    struct Seek {
-        var target: Double
-        var mode: SeekMode
-    }
-
     let lock = ConditionLock()
     var serial = 0
     var paused = true
@@ -57,7 +52,8 @@ final class PlaybackControl: @unchecked Sendable {
     var liveJumps = 0
     var volume = 1.0
     var muted = false
-    var pendingSeek: Seek?
+    /// Where the newest seek goes: the position until a frame of it shows.
+    var seekTarget: Double?
     /// Frames before this media time are not shown (an exact seek), for this serial.
     var exactTarget: (serial: Int, time: Double)?
     var readerAtEnd = false
@@ -65,9 +61,9 @@ final class PlaybackControl: @unchecked Sendable {
     var audioEnded = false
     /// The end of this serial's timeline was announced.
     var endReported = false
-    var audioClock = PlaybackClock()
-    var videoClock = PlaybackClock()
-    var externalClock = PlaybackClock()
+    var audioClock = MediaClock()
+    var videoClock = MediaClock()
+    var externalClock = MediaClock()
     var statistics = PlayerStatistics()
     /// The frame on screen: its media time, duration and timeline; and the frame itself
     /// (as shown, turned upright), for screenshots.
@@ -85,11 +81,8 @@ final class PlaybackControl: @unchecked Sendable {
     /// A line for the on-screen display and when it goes (monotonic seconds).
     var message: (text: String, until: Double)?
     /// The audio stream played now; a switch changes it with the seek that starts the
-    /// new timeline, and hands the audio decode thread its decoder there.
+    /// new timeline.
     var audioStreamIndex: Int?
-    var pendingAudioDecoder: Decoder?
-    /// Where the read thread hands packets to be recorded, while a recording runs.
-    var recorder: SessionRecorder?
     /// The timecodes read from the pictures shown, when latency is measured.
     var latencyMeter: LatencyMeter?
 
@@ -128,7 +121,7 @@ final class PlaybackControl: @unchecked Sendable {
         read { control in
             control.masterTimeUnlocked(master, at: now)
                 ?? control.videoClock.time(at: now, currentSerial: control.serial)
-                ?? control.pendingSeek?.target
+                ?? control.seekTarget
                 ?? control.exactTarget?.time
         }
     }

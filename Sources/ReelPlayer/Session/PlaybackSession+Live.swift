@@ -1,0 +1,82 @@
+import Foundation
+import ReelCore
+
+/// What the live thread remembers between its looks.
+struct LiveLatencyKeeper {
+    /// How often the live thread looks.
+    static let interval = 0.05
+    var catchUp: LiveCatchUp
+    var lastReport = -Double.infinity
+
+    init(policy: LiveLatency) { catchUp = LiveCatchUp(policy: policy) }
+}
+
+extension PlaybackSession {
+    /// The live thread: every 50 ms, measures the latency (the live edge, up to where
+    /// media was read for every stream played, minus the media played: what is buffered),
+    /// reports it, and acts on what ``LiveCatchUp`` decides: a faster rate, the normal one,
+    /// or a jump.
+    func keepLiveLatency() {
+        var keeper = LiveLatencyKeeper(policy: configuration.liveLatency)
+        var next = clock.now + LiveLatencyKeeper.interval
+        while !control.read({ $0.aborted }) {
+            // The stop wakes it; other changes of the playback wake it early, to wait on.
+            control.lock.withLock { if !control.aborted { clock.wait(on: control.lock, until: next) } }
+            let now = clock.now
+            guard now >= next else { continue }
+            keepLiveLatency(&keeper, at: now)
+            next = now + LiveLatencyKeeper.interval
+        }
+    }
+
+    /// One look of the live thread at time `now`.
+    func keepLiveLatency(_ keeper: inout LiveLatencyKeeper, at now: Double) {
+        let (sample, playing) = control.read { control -> ((latency: Double, edge: Double)?, Bool) in
+            let playing = !control.paused && !control.buffering
+            guard control.newestRead.serial == control.serial,
+                  let edge = control.newestRead.edge(hasVideo: videoStream != nil, hasAudio: audioStream != nil),
+                  let played = control.masterTimeUnlocked(master, at: now) else { return (nil, playing) }
+            control.statistics.liveLatency = edge - played
+            return ((edge - played, edge), playing)
+        }
+        guard let sample else { return }
+        if now - keeper.lastReport >= configuration.timeUpdateInterval {
+            keeper.lastReport = now
+            emit(.liveLatency(sample.latency))
+        }
+        guard playing else {
+            keeper.catchUp.restart()
+            return
+        }
+        switch keeper.catchUp.observe(latency: sample.latency, at: now) {
+        case .catchUp(let rate):
+            control.setCatchUpFactor(rate, at: now)
+            control.update { $0.statistics.liveCatchUps += 1 }
+            emit(.liveAdjusted(.catchingUp(latency: sample.latency, rate: rate)))
+        case .backOnTarget:
+            control.setCatchUpFactor(1, at: now)
+            emit(.liveAdjusted(.onTarget(latency: sample.latency)))
+        case .jump:
+            control.setCatchUpFactor(1, at: now)
+            jump(to: sample.edge - configuration.liveLatency.target)
+            emit(.liveAdjusted(.jumped(latency: sample.latency)))
+        case nil:
+            break
+        }
+    }
+
+    /// Goes on from media time `target` at once, on the same timeline: the queued packets
+    /// before the newest video keyframe at or before it are dropped (audio up to that
+    /// keyframe's time), and what is decoded before `target` is skipped, as an exact seek
+    /// skips it. Nothing the reader reads meanwhile is lost.
+    private func jump(to target: Double) {
+        seekLock.lock()
+        defer { seekLock.unlock() }
+        engine.skipQueued(before: target)
+        control.update { control in
+            control.exactTarget = (control.serial, target)
+            control.liveJumps += 1
+            control.statistics.liveJumps += 1
+        }
+    }
+}

@@ -1,0 +1,51 @@
+@testable import ReelPlayer
+import ReelCore
+import Testing
+
+/// A live input's latency kept on target, on a manual clock.
+@Suite struct LiveTests {
+    private static func configuration(jumpAbove: Double = 8) -> Player.Configuration {
+        var configuration = Player.Configuration()
+        configuration.liveLatency = LiveLatency(target: 0.3, slack: 0.1, catchUpRate: 1.1, jumpAbove: jumpAbove)
+        return configuration
+    }
+
+    /// A one-second stall of the network: the display buffers, the latency grows by the
+    /// stall, the player plays 10 % faster until it is back on target, then at 1×.
+    @Test func behindTargetItCatchesUpThenPlaysAtNormalSpeed() throws {
+        let harness = try SessionHarness(configuration: Self.configuration(), duration: 30, audio: false, live: true) { engine in
+            engine.arrival = { index, start in index >= 50 && index < 75 ? start + 3.0 : start + Double(index) / 25 }
+        }
+        harness.play()
+        harness.run(for: 20)
+        let adjustments = harness.events.all.compactMap { if case .liveAdjusted(let change) = $0 { change } else { nil } }
+        guard case .catchingUp(_, let rate)? = adjustments.first else {
+            Issue.record("no catch-up: \(adjustments)")
+            return
+        }
+        #expect(rate == 1.1)
+        #expect(adjustments.contains { if case .onTarget = $0 { true } else { false } }, "\(adjustments)")
+        #expect(harness.control.read { $0.rate } == 1)
+        let latency = harness.control.read { $0.statistics.liveLatency } ?? .nan
+        #expect(latency <= 0.3 + 0.04 + 1e-9, "latency \(latency)")
+        #expect(harness.engine.skips.isEmpty, "no jump for a second behind")
+    }
+
+    /// Far behind (a 3 s stall, jumps above 2 s): one jump to the target, the next
+    /// picture shown at once, none before the point jumped to.
+    @Test func farBehindItJumpsToTheTarget() throws {
+        let harness = try SessionHarness(configuration: Self.configuration(jumpAbove: 2), duration: 30, audio: false, live: true) { engine in
+            engine.arrival = { index, start in index >= 50 && index < 125 ? start + 5.0 : start + Double(index) / 25 }
+        }
+        harness.play()
+        harness.run(for: 9)
+        #expect(harness.engine.skips.count == 1)
+        let target = try #require(harness.engine.skips.first)
+        #expect(harness.events.all.contains { if case .liveAdjusted(.jumped) = $0 { true } else { false } })
+        let jumpedAt = harness.video.shown.firstIndex { $0.pts >= target - 0.04 } ?? 0
+        let shownAfter = harness.video.shown[jumpedAt...]
+        #expect(shownAfter.allSatisfy { $0.pts >= target - 0.04 }, "nothing before the jump's target \(target) after it")
+        let latency = harness.control.read { $0.statistics.liveLatency } ?? .nan
+        #expect(latency < 0.3 + 0.1 + 0.04, "latency \(latency)")
+    }
+}

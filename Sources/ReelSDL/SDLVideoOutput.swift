@@ -116,23 +116,23 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
             }
             switch SDL_EventType(event.type) {
             case SDL_QUIT: commands.append(.quit)
-            case SDL_KEYDOWN where event.key.keysym.sym == SDLK_p.rawValue && pictureInPicture != nil:
-                switchRequested.toggle()
-            case SDL_KEYDOWN where event.key.keysym.sym == SDLK_g.rawValue && panorama == nil:
-                gravity = gravity.next
-                redraw = true
-            case SDL_KEYDOWN where Self.isHash(event.key.keysym):
-                commands.append(.cycleAudioTrack)
-            case SDL_KEYDOWN where Self.isLessOrGreater(event.key.keysym) != nil:
-                commands.append(.movePlaylist(by: Self.isLessOrGreater(event.key.keysym) ?? 0))
-            case SDL_KEYDOWN where Self.isQuestionMark(event.key.keysym):
-                if helpLabels == nil {
-                    helpLabels = WindowKeys.help.map { _ in (SDLTextLabel(), SDLTextLabel()) }
-                } else {
-                    destroyHelp()
+            case SDL_KEYDOWN:
+                guard let key = Self.windowKey(event.key.keysym), let action = WindowKeys.action(for: key) else { break }
+                switch action {
+                case .command(let command): commands.append(command)
+                case .cycleGravity where panorama == nil:
+                    gravity = gravity.next
+                    redraw = true
+                case .togglePictureInPicture where pictureInPicture != nil: switchRequested.toggle()
+                case .toggleKeyList:
+                    if helpLabels == nil {
+                        helpLabels = WindowKeys.bindings.map { _ in (SDLTextLabel(), SDLTextLabel()) }
+                    } else {
+                        destroyHelp()
+                    }
+                    redraw = true
+                case .cycleGravity, .togglePictureInPicture: break
                 }
-                redraw = true
-            case SDL_KEYDOWN: commands += Self.command(forKey: event.key.keysym.sym)
             case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_CLOSE.rawValue):
                 // Closing the main window while the small one shows keeps playing there;
                 // closing the small one returns to the main window.
@@ -233,24 +233,28 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         }
     }
 
-    /// `?`: SDL names the key by what it bears unshifted (`/` on a US layout) unless the
-    /// layout has a key of its own for it.
-    private static func isQuestionMark(_ key: SDL_Keysym) -> Bool {
-        key.sym == SDLK_QUESTION.rawValue || (key.sym == SDLK_SLASH.rawValue && key.mod & UInt16(KMOD_SHIFT.rawValue) != 0)
-    }
-
-    /// `<` (−1) or `>` (+1): keys of their own on some layouts, shift with `,` and `.` on a
-    /// US one (unshifted, those step frames).
-    private static func isLessOrGreater(_ key: SDL_Keysym) -> Int? {
+    /// The key `key` types, as ``WindowKeys`` names it. `?`, `<`, `>` and `#` are keys of
+    /// their own on some layouts, and shifted `/`, `,`, `.` and `3` on a US one (SDL names
+    /// a key by what it bears unshifted).
+    static func windowKey(_ key: SDL_Keysym) -> WindowKey? {
         let shifted = key.mod & UInt16(KMOD_SHIFT.rawValue) != 0
-        if key.sym == SDLK_LESS.rawValue || (key.sym == SDLK_COMMA.rawValue && shifted) { return -1 }
-        if key.sym == SDLK_GREATER.rawValue || (key.sym == SDLK_PERIOD.rawValue && shifted) { return 1 }
-        return nil
-    }
-
-    /// `#`: its own key on some layouts, shift and 3 on a US one.
-    private static func isHash(_ key: SDL_Keysym) -> Bool {
-        key.sym == SDLK_HASH.rawValue || (key.sym == SDLK_3.rawValue && key.mod & UInt16(KMOD_SHIFT.rawValue) != 0)
+        switch Int(key.sym) {
+        case Int(SDLK_SPACE.rawValue): return .space
+        case Int(SDLK_LEFT.rawValue): return .left
+        case Int(SDLK_RIGHT.rawValue): return .right
+        case Int(SDLK_UP.rawValue): return .up
+        case Int(SDLK_DOWN.rawValue): return .down
+        case Int(SDLK_PAGEUP.rawValue): return .pageUp
+        case Int(SDLK_PAGEDOWN.rawValue): return .pageDown
+        case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): return .enter
+        case Int(SDLK_ESCAPE.rawValue): return .escape
+        case Int(SDLK_SLASH.rawValue) where shifted: return .character("?")
+        case Int(SDLK_COMMA.rawValue) where shifted: return .character("<")
+        case Int(SDLK_PERIOD.rawValue) where shifted: return .character(">")
+        case Int(SDLK_3.rawValue) where shifted: return .character("#")
+        case 0x20..<0x7F: return .character(Character(UnicodeScalar(UInt8(key.sym))))
+        default: return nil
+        }
     }
 
     private func destroyHelp() {
@@ -270,33 +274,6 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         canvas?.destroy()
         canvas = nil
         SDL_QuitSubSystem(SDL_INIT_VIDEO)
-    }
-
-    static func command(forKey key: SDL_Keycode) -> [UserCommand] {
-        switch Int(key) {
-        case Int(SDLK_SPACE.rawValue): [.togglePause]
-        case Int(SDLK_LEFT.rawValue): [.seekBy(-5)]
-        case Int(SDLK_RIGHT.rawValue): [.seekBy(5)]
-        case Int(SDLK_UP.rawValue): [.changeVolume(by: 0.1)]
-        case Int(SDLK_DOWN.rawValue): [.changeVolume(by: -0.1)]
-        case Int(SDLK_m.rawValue): [.toggleMute]
-        case Int(SDLK_f.rawValue): [.toggleFullscreen]
-        case Int(SDLK_LEFTBRACKET.rawValue): [.changeRate(by: -0.1)]
-        case Int(SDLK_RIGHTBRACKET.rawValue): [.changeRate(by: 0.1)]
-        case Int(SDLK_PAGEUP.rawValue): [.changeChapter(by: -1)]
-        case Int(SDLK_PAGEDOWN.rawValue): [.changeChapter(by: 1)]
-        case Int(SDLK_PERIOD.rawValue): [.stepFrame(forward: true)]
-        case Int(SDLK_COMMA.rawValue): [.stepFrame(forward: false)]
-        case Int(SDLK_s.rawValue): [.screenshot]
-        case Int(SDLK_l.rawValue): [.toggleABLoop]
-        case Int(SDLK_j.rawValue): [.cycleSubtitleTrack]
-        case Int(SDLK_v.rawValue): [.toggleSubtitles]
-        case Int(SDLK_z.rawValue): [.changeSubtitleDelay(by: -0.1)]
-        case Int(SDLK_x.rawValue): [.changeSubtitleDelay(by: 0.1)]
-        case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): [.movePlaylist(by: 1)]
-        case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): [.quit]
-        default: []
-        }
     }
 
     /// Opens the window (and the hidden picture-in-picture one) at the first frame.
@@ -341,15 +318,15 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     private func drawOverlays(width: Int, height: Int) {
         guard let renderer else { return }
         if helpLabels != nil {
-            let lines = WindowKeys.help
+            let lines = WindowKeys.bindings
             let lineHeight = max(min((height - 20) / lines.count, 24), 8)
             let boxWidth = min(width - 20, lineHeight * 18), keysWidth = lineHeight * 5
             shade(SDL_Rect(x: 10, y: 10, w: Int32(boxWidth), h: Int32(lineHeight * lines.count + 10)))
             for (index, line) in lines.enumerated() {
                 let top = 15 + index * lineHeight
-                helpLabels?[index].keys.draw(line.keys, in: PixelRect(x: 20, y: top, width: keysWidth - 8, height: lineHeight),
+                helpLabels?[index].keys.draw(line.label, in: PixelRect(x: 20, y: top, width: keysWidth - 8, height: lineHeight),
                                              renderer: renderer, rasterizer: rasterizer, leftAligned: true)
-                helpLabels?[index].action.draw(line.action, in: PixelRect(x: 20 + keysWidth, y: top, width: boxWidth - keysWidth - 20, height: lineHeight),
+                helpLabels?[index].action.draw(line.help, in: PixelRect(x: 20 + keysWidth, y: top, width: boxWidth - keysWidth - 20, height: lineHeight),
                                                renderer: renderer, rasterizer: rasterizer, leftAligned: true)
             }
         }

@@ -10,12 +10,7 @@ struct PlayCommand: AsyncParsableCommand {
             Several inputs, or --playlist, play one after another in one window, as mpv's playlist; \
             --loop-file and --loop-playlist repeat them (a bare --loop-file or --loop-playlist is inf).
 
-            Keys in the window: space pause, ←/→ seek 5 s, ↑/↓ volume, m mute, # next audio track, \
-            j next subtitle track, v subtitles on and off, z and x subtitle delay −/+ 0.1 s, f fullscreen, \
-            g gravity (fit, fill, stretch), Page Up/Down chapters, [ and ] speed, . and , one frame on and back (paused), \
-            s screenshot (reel-shotNNNN.png in --screenshot-dir), l A-B loop (set A, set B, clear), ? the keys on screen, \
-            p picture-in-picture (a double click on the small window returns), \
-            < and > (or Enter) the previous and next playlist item, q quit; a click on the bar at the bottom seeks. In a 360° video: drag to look, \
+            Keys in the window: \(WindowKeys.summary). A click on the bar at the bottom seeks. In a 360° video: drag to look, \
             arrows or WASD pan, the wheel or +/- zoom (30°–120°), r resets the view, v toggles VR.
 
             Ctrl-C (SIGINT) or SIGTERM end playback as q does: the --stats report is printed, \
@@ -93,7 +88,7 @@ struct PlayCommand: AsyncParsableCommand {
     var stats = false
 
     @Option(help: "The master clock: audio, video or external.")
-    var clock: String = "audio"
+    var clock: ClockMaster = .audio
 
     @Option(help: ArgumentHelp("The tallest variant of an adaptive stream (an HLS master playlist) to switch to, in rows.", valueName: "rows"))
     var maxHeight: Int?
@@ -107,7 +102,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The engine that decodes: auto (Reel's rules: an HLS master playlist with several variants or a DASH manifest to GStreamer, the rest to FFmpeg; either hands what it cannot open to the other), ffmpeg, or gstreamer.",
                                valueName: "auto|ffmpeg|gstreamer"))
-    var engine: String = "auto"
+    var engine: EngineOption = .auto
 
     @Option(help: ArgumentHelp("Hand every presented frame to another program or to files: y4m:PATH (a file, or a FIFO that mpv, ffplay or ffmpeg reads) or png:DIR. May be repeated.", valueName: "kind:path"))
     var tap: [String] = []
@@ -118,14 +113,14 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "Turn the video: auto (upright as the file's display matrix says), no (as decoded), N (exactly N degrees clockwise), +N (N more than the file says).",
         discussion: "N is a multiple of 90. Taps hand over frames as decoded unless --tap-rotate.", valueName: "auto|no|N|+N"))
-    var rotate: String = "auto"
+    var rotate = RotateOption(.automatic())
 
     @Flag(help: "Hand taps the turned frames the window shows, not the decoded ones.")
     var tapRotate = false
 
     @Option(help: ArgumentHelp("How HDR video (HDR10's PQ, HLG) is mapped for an SDR display: hable, mobius, reinhard, clip (the tone curve), or off.",
                                valueName: "curve|off"))
-    var toneMapping: String = "hable"
+    var toneMapping = ToneMappingOption(.hable)
 
     @OptionGroup(title: "Network input") var network: NetworkInputOptions
 
@@ -155,20 +150,12 @@ struct PlayCommand: AsyncParsableCommand {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard readAhead > 0, readAhead <= 3600 else { throw ValidationError("--demuxer-readahead-secs takes seconds above 0, up to 3600 (got \(readAhead))") }
         if let maxHeight, maxHeight < 1 { throw ValidationError("--max-height takes a number of rows (got \(maxHeight))") }
-        guard ClockMaster(rawValue: clock) != nil else { throw ValidationError("--clock must be audio, video or external") }
-        guard engine == "auto" || PlaybackEngineKind(rawValue: engine) != nil else { throw ValidationError("--engine takes auto, ffmpeg or gstreamer (got \(engine))") }
         for request in tap where TapOption(parsing: request) == nil {
             throw ValidationError("--tap takes y4m:PATH or png:DIR (got \(request))")
         }
         if let chapter {
             guard chapter >= 1 else { throw ValidationError("--chapter counts from 1 (got \(chapter))") }
             if start != nil { throw ValidationError("--chapter and --start both say where to start; give one") }
-        }
-        guard RotateOption.parse(rotate) != nil else {
-            throw ValidationError("--rotate takes auto, no, N or +N with N a multiple of 90 (got \(rotate))")
-        }
-        guard toneMapping == "off" || ToneMapper.Curve(rawValue: toneMapping) != nil else {
-            throw ValidationError("--tone-mapping takes hable, mobius, reinhard, clip or off (got \(toneMapping))")
         }
         guard tapEvery >= 1 else { throw ValidationError("--tap-every must be at least 1") }
         if noAudio && noVideo { throw ValidationError("--no-audio and --no-video leave nothing to play") }
@@ -203,14 +190,14 @@ struct PlayCommand: AsyncParsableCommand {
         var configuration = Player.Configuration()
         configuration.input = common.demuxOptions
         configuration.untimed = untimed
-        configuration.clockMaster = ClockMaster(rawValue: clock) ?? .audio
+        configuration.clockMaster = clock
         configuration.decoder = DecoderOptions(threadCount: threads)
         configuration.maximumVariantHeight = maxHeight
         configuration.packetQueueSeconds = readAhead
-        configuration.engine = PlaybackEngineKind(rawValue: engine).map { $0 == .ffmpeg ? .ffmpeg : .gstreamer } ?? .automatic
-        configuration.rotation = RotateOption.parse(rotate) ?? .automatic()
+        configuration.engine = engine.selection
+        configuration.rotation = rotate.rotation
         configuration.tapsOrientedFrames = tapRotate
-        configuration.toneMapping = ToneMapper.Curve(rawValue: toneMapping)
+        configuration.toneMapping = toneMapping.curve
         configuration.screenshotDirectory = screenshotDir
         configuration.audioTrack = TrackRequest(mpvTrackID: aid, languages: alang)
         subtitles.apply(to: &configuration)

@@ -108,28 +108,14 @@ extension Player {
         var expected = expected
         var failures: [PlaylistError.Failure] = []
         while true {
-            let interrupt = InterruptController(timeout: configuration.input.timeout)
-            let taken = lock.withLock { () -> (index: Int, url: String, old: PlaybackSession?, video: VideoOutput?)? in
-                guard generation == expected, let queue else { return nil }
-                // Events of the input being replaced are stale from here on.
-                generation += 1
-                expected = generation
-                openingInterrupt = interrupt
-                defer { session = nil }
-                return (queue.index, queue.current, session, heldVideoOutput)
-            }
-            guard let taken else { throw CancellationError() }
-            taken.old?.stop(closingVideoOutput: false)
+            // Stop and the item moves change the queue on this queue or with the generation.
+            guard let item = lock.withLock({ generation == expected ? queue.map { (index: $0.index, url: $0.current) } : nil }),
+                  let claim = claimSession(ifStill: expected) else { throw CancellationError() }
+            expected = claim.generation
             move(to: .opening)
             do {
-                let session = try makeSession(url: taken.url, startingAt: start, audioTrack: nil, videoOutput: taken.video,
-                                              interrupt: interrupt, generation: expected)
-                guard install(session, generation: expected) else {
-                    // Stopped meanwhile: the output went with the stop.
-                    session.stop(closingVideoOutput: false)
-                    throw CancellationError()
-                }
-                continuation.yield(.itemStarted(index: taken.index, url: taken.url))
+                guard try replaceSession(claim, load: { try $0.open(item.url, startingAt: start) }) != nil else { throw CancellationError() }
+                continuation.yield(.itemStarted(index: item.index, url: item.url))
                 move(to: .ready)
                 if lock.withLock({ wantsToPlay }) { play() }
                 return
@@ -137,12 +123,12 @@ extension Player {
                 throw error
             } catch {
                 let step = lock.withLock { () -> Playlist.Step?? in
-                    guard generation == expected, !interrupt.isCancelled else { return nil }
+                    guard generation == expected, openingInterrupt?.isCancelled != true else { return nil }
                     openingInterrupt = nil
                     return .some(queue?.itemFailed())
                 }
                 guard let step else { throw CancellationError() }
-                let failure = PlaylistError.Failure(index: taken.index, url: taken.url, error: PlayerError(error))
+                let failure = PlaylistError.Failure(index: item.index, url: item.url, error: PlayerError(error))
                 failures.append(failure)
                 continuation.yield(.itemFailed(index: failure.index, url: failure.url, error: failure.error))
                 if case .play = step { continue }
@@ -151,19 +137,6 @@ extension Player {
                 stop()
                 return
             }
-        }
-    }
-
-    /// Makes `session` the one playing, keeping its video output for the next input, if
-    /// nothing replaced or stopped the input of `expected` meanwhile; false if something did
-    /// (the caller stops the session).
-    func install(_ session: PlaybackSession, generation expected: Int) -> Bool {
-        lock.withLock {
-            openingInterrupt = nil
-            guard generation == expected else { return false }
-            self.session = session
-            heldVideoOutput = session.videoOutput ?? heldVideoOutput
-            return true
         }
     }
 

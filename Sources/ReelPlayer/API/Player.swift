@@ -28,8 +28,6 @@ public final class Player: @unchecked Sendable {
     private let commands = DispatchQueue(label: "reel.player.commands")
     /// The counters of the last playback, kept after ``stop()``.
     private var finalStatistics = PlayerStatistics()
-    /// Set by tests before ``open(_:startingAt:audioTrack:)``; each session keeps a copy.
-    var testHooks = PlaybackTestHooks()
     /// Where every input's video is shown, one after another.
     private let displayThread = DisplayThread(name: "reel.video.display")
     /// The playlist being played; nil when one input was opened.
@@ -76,6 +74,8 @@ public final class Player: @unchecked Sendable {
         session?.stop(closingVideoOutput: false)
         if let heldVideoOutput { displayThread.close(heldVideoOutput) }
         displayThread.end()
+        // Subscribers waiting for frames hear that none will come.
+        frameTap.finishAll()
         continuation.finish()
     }
 
@@ -158,36 +158,30 @@ public final class Player: @unchecked Sendable {
     /// Opens `url` on a stopped player, keeping its playlist.
     private func openInput(_ url: String, startingAt start: Double?, audioTrack: Int?) async throws {
         move(to: .opening)
-        let interrupt = InterruptController(timeout: configuration.input.timeout)
-        let expected = lock.withLock { () -> Int in
-            openingInterrupt = interrupt
-            return generation
-        }
+        let expected = lock.withLock { generation }
         do {
             let session = try await withTaskCancellationHandler {
-                try await BlockingThread.run(name: "reel.open") { [self] in
-                    try makeSession(url: url, startingAt: start, audioTrack: audioTrack, videoOutput: nil, interrupt: interrupt, generation: expected)
+                try await onItemQueue { [self] in
+                    try replaceSession(ifStill: expected) { replacement in
+                        lock.withLock {
+                            self.url = url
+                            wantsToPlay = false
+                        }
+                        return try replacement.open(url, startingAt: start, audioTrack: audioTrack)
+                    }
                 }
-            } onCancel: {
-                interrupt.cancel()
+            } onCancel: { [weak self] in
+                self?.lock.withLock { self?.openingInterrupt }?.cancel()
             }
-            let current = lock.withLock { () -> Bool in
-                openingInterrupt = nil
-                // Cancelled or stopped as the open finished: its reads would fail at once.
-                guard generation == expected, !interrupt.isCancelled else { return false }
-                self.session = session
-                self.url = url
-                self.wantsToPlay = false
-                heldVideoOutput = session.videoOutput
-                return true
-            }
-            guard current else {
-                session.stop()
+            // Stopped or cancelled as the open finished.
+            guard session != nil, !Task.isCancelled else {
+                if session != nil { stop() }
                 throw CancellationError()
             }
             move(to: .ready)
-        } catch where interrupt.isCancelled || error is CancellationError {
-            if lock.withLock({ generation == expected }) { move(to: .idle) }
+        } catch where error is CancellationError || Task.isCancelled || lock.withLock({ generation != expected + 1 }) {
+            // Cancelled, or stopped while opening (the claim moved the generation on by one).
+            if state == .opening { move(to: .idle) }
             throw CancellationError()
         } catch {
             move(to: .failed)
@@ -215,14 +209,10 @@ public final class Player: @unchecked Sendable {
             })
         let opened = try openEngine(url, configuration, outputs.video != nil, outputs.audio != nil, interrupt,
                                     lock.withLock { recording != nil }, callbacks.emit)
-        let session: PlaybackSession
-        do {
-            session = try PlaybackSession(url: url, engine: opened, configuration: configuration, outputs: outputs, callbacks: callbacks,
-                                          clock: clock, openedAt: openedAt, audioTrack: audioTrack, testHooks: testHooks)
-        } catch {
-            opened.stop()
-            throw error
-        }
+        // An engine not started has no threads: one the session refuses goes with it (its
+        // stop would cancel the open's interrupt, which says the player was stopped).
+        let session = try PlaybackSession(url: url, engine: opened, configuration: configuration, outputs: outputs, callbacks: callbacks,
+                                          clock: clock, openedAt: openedAt, audioTrack: audioTrack)
         if let start { session.requestSeek(to: session.startTime + max(start, 0), mode: .exact) }
         if let recording = lock.withLock({ self.recording }) {
             do {

@@ -46,7 +46,6 @@ final class PlaybackSession: @unchecked Sendable {
     let isLive: Bool
     /// Opened again when it ends or fails: a live input from a server.
     var isReconnectable: Bool { isLive && engine.capabilities.reopensWhenLost }
-    private let testHooks: PlaybackTestHooks
     private let displayThread: DisplayThread
 
     let engine: any PlaybackEngine
@@ -65,14 +64,12 @@ final class PlaybackSession: @unchecked Sendable {
     /// chosen (`audioTrack`, a stream index, overrides the configuration's request) and the
     /// engine prepared for them.
     init(url: String, engine: any PlaybackEngine, configuration: Player.Configuration, outputs: Outputs, callbacks: Callbacks,
-         clock: any PlaybackClock = MonotonicPlaybackClock.shared, openedAt: Double? = nil, audioTrack: Int? = nil,
-         testHooks: PlaybackTestHooks = PlaybackTestHooks()) throws {
+         clock: any PlaybackClock = MonotonicPlaybackClock.shared, openedAt: Double? = nil, audioTrack: Int? = nil) throws {
         self.configuration = configuration
         self.clock = clock
         self.openedAt = openedAt ?? clock.now
         if configuration.measuresLatency { control.update { $0.latencyMeter = LatencyMeter(warmup: configuration.latencyWarmup) } }
         displayThread = outputs.displayThread
-        self.testHooks = testHooks
         self.callbacks = callbacks
         self.engine = engine
         info = engine.info
@@ -200,7 +197,6 @@ final class PlaybackSession: @unchecked Sendable {
             alsoUpdate(control)
         }
         engine.seek(to: target, mode: mode, serial: serial)
-        testHooks.seekPublished()
     }
 
     /// Plays audio stream `index` from now on: an exact seek to the position starts a
@@ -248,7 +244,6 @@ extension PlaybackSession: FrameSink {
     func video(_ frame: VideoFrame, serial: Int) {
         var video = frame
         do {
-            try testHooks.videoFrameDecoded(engine.kind, video.presentationTime?.seconds ?? 0)
             if let toneMapper { video = try toneMapper.map(video) }
             var item = QueuedVideoFrame(frame: video)
             if let orienter {
@@ -283,7 +278,6 @@ extension PlaybackSession: FrameSink {
     }
 
     func readerReachedEnd(serial: Int) {
-        testHooks.readerReachingEnd()
         // A seek that came while the markers were queued started a new timeline, which
         // has not been read at all: only the end of the timeline read here is recorded.
         control.update { if $0.serial == serial { $0.readerAtEnd = true } }

@@ -21,31 +21,19 @@ extension Player {
     /// the first engine's error.
     func fallBack(after failure: PlayerError, generation lost: Int) {
         let position = currentTime
-        let taken = lock.withLock { () -> (url: String, old: PlaybackSession, generation: Int)? in
-            guard generation == lost, let url = queue?.current ?? url, let session else { return nil }
-            generation += 1
-            defer { self.session = nil }
-            return (url, session, generation)
-        }
-        guard let (url, old, expected) = taken else { return }
-        let from = old.engine.kind
+        guard let url = lock.withLock({ queue?.current ?? self.url }), let claim = claimSession(ifStill: lost) else { return }
+        let from = claim.old?.engine.kind ?? .ffmpeg
         let to: PlaybackEngineKind = from == .ffmpeg ? .gstreamer : .ffmpeg
         itemQueue.async { [self] in
-            old.stop(closingVideoOutput: false)
-            let video = lock.withLock { heldVideoOutput }
-            continuation.yield(.engineFallback(from: from, to: to, reason: failure.description))
-            let interrupt = InterruptController(timeout: configuration.input.timeout)
             do {
-                let session = try makeSession(url: url, startingAt: position, audioTrack: nil, videoOutput: video,
-                                              interrupt: interrupt, generation: expected, engine: to)
-                guard install(session, generation: expected) else {
-                    session.stop(closingVideoOutput: false)
-                    return
+                let session = try replaceSession(claim) { replacement in
+                    continuation.yield(.engineFallback(from: from, to: to, reason: failure.description))
+                    return try replacement.open(url, startingAt: position, engine: to)
                 }
-                if lock.withLock({ wantsToPlay }) { play() }
+                if session != nil, lock.withLock({ wantsToPlay }) { play() }
             } catch {
                 // The first engine's words are the ones to act on.
-                guard lock.withLock({ generation == expected }) else { return }
+                guard lock.withLock({ generation == claim.generation }) else { return }
                 move(to: .failed)
                 continuation.yield(.error(failure))
             }

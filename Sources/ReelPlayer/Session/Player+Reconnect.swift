@@ -14,56 +14,41 @@ extension Player {
     /// (or stays paused) on a new timeline when it returns; if it does not within
     /// `reconnectFor` seconds, or refuses the credentials, playback fails with one line.
     ///
-    /// Called on a thread of the session lost: the session is taken at once (its other
-    /// threads' events are stale from here on) and stopped from the item queue.
+    /// Called on a thread of the session lost: the session is claimed at once (its other
+    /// threads' events are stale from here on) and replaced on the item queue.
     func reconnect(after reason: String, generation lost: Int) {
         let lostAt = clock.now
-        let taken = lock.withLock { () -> (url: String, old: PlaybackSession?, generation: Int)? in
-            guard generation == lost, let url = queue?.current ?? url else { return nil }
-            generation += 1
-            defer { session = nil }
-            return (url, session, generation)
-        }
-        guard let (url, old, expected) = taken else { return }
+        guard let url = lock.withLock({ queue?.current ?? self.url }), let claim = claimSession(ifStill: lost) else { return }
         itemQueue.async { [self] in
-            old?.stop(closingVideoOutput: false)
-            // Kept by the player (a stop closes it): the window stays while reconnecting.
-            let video = lock.withLock { heldVideoOutput }
-            move(to: .reconnecting)
             var schedule = ReconnectSchedule(limit: configuration.reconnectFor)
-            var lastFailure = reason
-            while let wait = schedule.nextWait(elapsed: clock.now - lostAt) {
-                continuation.yield(.reconnecting(attempt: schedule.attempts, reason: lastFailure))
-                let interrupt = InterruptController(timeout: configuration.input.timeout)
-                let waited = lock.withLock { () -> Bool in
-                    let until = clock.now + wait
-                    while generation == expected, clock.now < until { clock.wait(on: lock, until: until) }
-                    guard generation == expected else { return false }
-                    openingInterrupt = interrupt
-                    return true
-                }
-                guard waited else { return }
-                do {
-                    let session = try makeSession(url: url, startingAt: nil, audioTrack: nil, videoOutput: video,
-                                                  interrupt: interrupt, generation: expected)
-                    guard install(session, generation: expected) else {
-                        session.stop(closingVideoOutput: false)
-                        return
+            do {
+                let session = try replaceSession(claim) { replacement in
+                    move(to: .reconnecting)
+                    var lastFailure = reason
+                    while let wait = schedule.nextWait(elapsed: clock.now - lostAt) {
+                        continuation.yield(.reconnecting(attempt: schedule.attempts, reason: lastFailure))
+                        guard replacement.wait(until: clock.now + wait) else { throw CancellationError() }
+                        do {
+                            return try replacement.open(url)
+                        } catch {
+                            guard replacement.isCurrent else { throw CancellationError() }
+                            lastFailure = "\(PlayerError(error))"
+                            if let input = error as? InputError, !input.isWorthRetrying { break }
+                        }
                     }
-                    continuation.yield(.reconnected(attempts: schedule.attempts, seconds: clock.now - lostAt))
-                    move(to: .ready)
-                    if lock.withLock({ wantsToPlay }) { play() }
-                    return
-                } catch {
-                    guard lock.withLock({ generation == expected && !interrupt.isCancelled }) else { return }
-                    lastFailure = "\(PlayerError(error))"
-                    if let input = error as? InputError, !input.isWorthRetrying { break }
+                    throw ReconnectError(attempts: schedule.attempts, seconds: clock.now - lostAt, lastFailure: lastFailure)
                 }
+                guard session != nil else { return }
+                continuation.yield(.reconnected(attempts: schedule.attempts, seconds: clock.now - lostAt))
+                move(to: .ready)
+                if lock.withLock({ wantsToPlay }) { play() }
+            } catch let error as ReconnectError {
+                guard lock.withLock({ generation == claim.generation }) else { return }
+                move(to: .failed)
+                continuation.yield(.error(PlayerError(error)))
+            } catch {
+                // Stopped or replaced while reconnecting.
             }
-            guard lock.withLock({ generation == expected }) else { return }
-            let elapsed = clock.now - lostAt
-            move(to: .failed)
-            continuation.yield(.error(PlayerError(ReconnectError(attempts: schedule.attempts, seconds: elapsed, lastFailure: lastFailure))))
         }
     }
 }

@@ -86,9 +86,8 @@ extension PlaybackTests {
             let clip = try Fixtures.seekable()
             let reference = try referenceFrames(clip)
             let video = RecordingVideoOutput()
-            let player = makePlayer(.automatic, video: video)
-            player.testHooks.videoFrameDecoded = { engine, time in
-                if engine == .ffmpeg && time >= 1 { throw DecodeError(.other, detail: "injected at \(time) s") }
+            let player = FailingEngine.player(configuration: Player.Configuration(), video: video) { engine, time in
+                engine == .ffmpeg && time >= 1 ? DecodeError(.other, detail: "injected at \(time) s") : nil
             }
             let events = EventLog(player)
             try await player.open(clip, startingAt: 0)
@@ -109,9 +108,8 @@ extension PlaybackTests {
             #expect(times.first == 0 && times.last.map { $0 > 9.9 } == true && zip(times, times.dropFirst()).allSatisfy { $1 - $0 < 0.2 },
                     "no gap: \(times.count) pictures, the largest step \(zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0) s")
 
-            let failing = makePlayer(.automatic, video: RecordingVideoOutput())
-            failing.testHooks.videoFrameDecoded = { engine, time in
-                if time >= 1 { throw DecodeError(.other, detail: "\(engine.rawValue) fails at \(time) s") }
+            let failing = FailingEngine.player(configuration: Player.Configuration(), video: RecordingVideoOutput()) { engine, time in
+                time >= 1 ? DecodeError(.other, detail: "\(engine.rawValue) fails at \(time) s") : nil
             }
             let failures = EventLog(failing)
             try await failing.open(clip)

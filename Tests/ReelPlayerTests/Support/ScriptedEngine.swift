@@ -17,8 +17,11 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     let audioRate = 48_000
     let audioRun = 1024
     let hasAudio: Bool
-    var kind: PlaybackEngineKind { .ffmpeg }
+    let kind: PlaybackEngineKind
     var capabilities = EngineCapabilities()
+    /// Hands frames over on a thread of its own (a player's test), instead of when the
+    /// test calls ``pump()`` (a session's).
+    var drivesItself = false
     var statistics: EngineStatistics { EngineStatistics() }
     /// When video frame `index` may be handed over, given the time the timeline started:
     /// at once by default.
@@ -28,8 +31,12 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     /// Video frame indices that are never decoded (a damaged picture).
     var missingFrames: Set<Int> = []
 
-    private(set) var seeks: [EngineSeek] = []
-    private(set) var stopped = false
+    /// The seeks the shell sent, in order.
+    var seeks: [EngineSeek] { lock.withLock { seekLog } }
+    /// Whether the shell stopped it.
+    var stopped: Bool { lock.withLock { isStopped } }
+    private var seekLog: [EngineSeek] = []
+    private var isStopped = false
     private(set) var switches: [Int] = []
     private var sink: (any FrameSink)?
     private var serial = 0
@@ -42,11 +49,16 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     private var nextAudio = 0
     private var timelineStart = 0.0
     private var videoEnded = false
+    private var toldEnd = false
     private var audioEnded = false
     private let clock: ManualPlaybackClock
 
-    init(clock: ManualPlaybackClock, fps: Double = 25, gop: Int = 25, duration: Double = 4, audio: Bool = true) {
+    private let lock = NSRecursiveLock()
+
+    init(clock: ManualPlaybackClock, kind: PlaybackEngineKind = .ffmpeg, fps: Double = 25, gop: Int = 25, duration: Double = 4,
+         audio: Bool = true) {
         self.clock = clock
+        self.kind = kind
         self.fps = fps
         self.gop = gop
         self.duration = duration
@@ -73,13 +85,31 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {}
 
     func start(into sink: any FrameSink, serial: Int, spawn: (String, @escaping @Sendable () -> Void) -> Void) {
-        self.sink = sink
-        self.serial = serial
-        timelineStart = clock.now
+        lock.withLock {
+            self.sink = sink
+            self.serial = serial
+            timelineStart = clock.now
+        }
+        guard drivesItself else { return }
+        spawn("reel.tests.engine") { [self] in
+            // Polls: what it waits for (room in a queue, a seek, the clock) comes from
+            // several places; the outcomes do not depend on when it looks.
+            while !stopped && !sink.hasFailed {
+                pump()
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+        }
+    }
+
+    /// The input fails on the engine's thread, as a lost connection does.
+    func fail(_ error: any Error) {
+        lock.withLock { sink }?.fail(error)
     }
 
     func seek(to target: Double, mode: SeekMode, serial: Int) {
-        seeks.append(EngineSeek(target: target, mode: mode, serial: serial))
+        lock.lock()
+        defer { lock.unlock() }
+        seekLog.append(EngineSeek(target: target, mode: mode, serial: serial))
         self.serial = serial
         let frame = max(min(Int((target * fps + 1e-9).rounded(.down)), videoFrameCount - 1), 0)
         nextVideo = frame - frame % gop
@@ -87,16 +117,19 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
         nextAudio = max(Int(target * Double(audioRate)) / audioRun, 0)
         videoEnded = false
         audioEnded = false
+        toldEnd = false
         timelineStart = clock.now
     }
 
     func switchAudio(to index: Int) throws { switches.append(index) }
     func skipQueued(before target: Double) { skips.append(target) }
-    func stop() { stopped = true }
+    func stop() { lock.withLock { isStopped = true } }
 
     /// Hands over what has arrived by now, as far as the session's queues take it
     /// without waiting.
     func pump() {
+        lock.lock()
+        defer { lock.unlock() }
         guard let session = sink as? PlaybackSession else { return }
         let now = clock.now
         while nextRead < videoFrameCount, arrival(nextRead, timelineStart) <= now {
@@ -126,7 +159,10 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
             session.audio(Self.sound(startingAt: nextAudio * audioRun, count: audioRun, rate: audioRate), serial: serial)
             nextAudio += 1
         }
-        if videoEnded && (audioEnded || !hasAudio) { session.readerReachedEnd(serial: serial) }
+        if videoEnded && (audioEnded || !hasAudio) && !toldEnd {
+            toldEnd = true
+            session.readerReachedEnd(serial: serial)
+        }
     }
 
     /// A 64×36 grey picture at `time` lasting a frame.

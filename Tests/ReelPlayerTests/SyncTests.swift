@@ -54,6 +54,25 @@ import Testing
         #expect(stalled.allSatisfy { $0.pts - ($0.audio ?? 0) > -0.04 }, "video never behind the sound while it waits")
     }
 
+    /// 30 ms of the device's own silence 2.5 s in puts the audio clock back by less than
+    /// ffplay's threshold, which would leave the offset for ever; Reel's gentle correction
+    /// takes it back to the clock noise (the 3 ms it leaves alone) within 1.5 s, without a
+    /// jump. (Without the correction the offset stays where the device's first pull left it.)
+    @Test func aShortDeviceUnderrunLeavesNoLastingOffset() throws {
+        let harness = try SessionHarness(duration: 8)
+        let start = harness.now
+        harness.deviceStall = (start + 2.5)...(start + 2.53)
+        harness.play()
+        harness.run(for: 7)
+        let offsets = harness.video.shown.map { (at: $0.at - start, offset: $0.pts - ($0.audio ?? .nan)) }
+        let during = offsets.filter { $0.at > 2.6 && $0.at < 3 }
+        #expect(during.contains { $0.offset > 0.02 }, "the underrun put video ahead: \(during.map { Int($0.offset * 1000) }) ms")
+        let settled = offsets.filter { $0.at > 4 }
+        #expect(settled.count > 50)
+        #expect(settled.allSatisfy { abs($0.offset) <= 0.004 }, "offsets after 4 s: \(settled.map { Int($0.offset * 1000) }) ms")
+        #expect(harness.control.read { $0.statistics.framesDropped } == 0)
+    }
+
     /// Pictures decoded 0.15 s late, with the sound on time, show back to back until the
     /// picture is with the sound again (ffplay's rule: a frame's delay shrinks by the drift).
     @Test func latePicturesCatchUpWithTheSound() throws {

@@ -3,12 +3,30 @@
 public enum WindowKey: Hashable, Sendable {
     /// A key that types this character (`m`, `#`, `<`, `?`, `.`…).
     case character(Character)
-    case space, left, right, up, down, pageUp, pageDown, enter, escape
+    /// The space bar.
+    case space
+    /// The left arrow.
+    case left
+    /// The right arrow.
+    case right
+    /// The up arrow.
+    case up
+    /// The down arrow.
+    case down
+    /// Page Up.
+    case pageUp
+    /// Page Down.
+    case pageDown
+    /// Return, or the keypad's Enter.
+    case enter
+    /// Escape.
+    case escape
 }
 
 /// What a key of the window does: a command for the player, or something the window
 /// does itself.
 public enum KeyAction: Sendable, Equatable {
+    /// A command for the player, as the window's ``VideoOutput/idle(status:)`` returns it.
     case command(UserCommand)
     /// Fit, fill, stretch.
     case cycleGravity
@@ -31,6 +49,7 @@ public struct KeyBinding: Sendable {
 /// The player window's keys, in one table: the window acts on it, draws it when `?` is
 /// pressed, `reel play --help` prints it and the README shows it (a test keeps them equal).
 public enum WindowKeys {
+    /// The lines of the list, in the order it shows them.
     public static let bindings: [KeyBinding] = [
         KeyBinding(label: "space", help: "pause, play", actions: [(.space, .command(.togglePause))]),
         KeyBinding(label: "← →", help: "seek 5 s back, on", actions: [(.left, .command(.seekBy(-5))), (.right, .command(.seekBy(5)))]),

@@ -43,9 +43,6 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     public var consumedSamples: [Float] { consumed.copy() }
     private var firstSampleTime: Double?
     private var pulls: RecentLog<(deviceTime: Double, sampleIndex: Int)>
-    /// For tests, set before ``start(render:)``: once this many samples are consumed, the
-    /// device plays `seconds` of its own silence, as a device underrun on a busy machine does.
-    var dropout: (afterSamples: Int, seconds: Double)?
     private let pullLock = LockedValue(0)
 
     public func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, Double) -> Void) throws {
@@ -58,7 +55,6 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
             defer { buffer.deallocate() }
             var next = monotonicSeconds()
             var index = 0
-            var dropout = self.dropout
             while true {
                 let (running, paused) = state.withLock { $0 }
                 if !running { return }
@@ -70,11 +66,6 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
                 let now = monotonicSeconds()
                 if !untimed && now < next {
                     Thread.sleep(forTimeInterval: min(next - now, 0.005))
-                    continue
-                }
-                if let gap = dropout, index >= gap.afterSamples {
-                    dropout = nil
-                    next += gap.seconds
                     continue
                 }
                 let heardAt = untimed ? now : next

@@ -33,6 +33,12 @@ final class ManualPlaybackClock: PlaybackClock, @unchecked Sendable {
     /// The earliest deadline a thread sleeps until, if one sleeps.
     var nextDeadline: Double? { lock.withLock { sleepers.map(\.deadline).min() } }
 
+    /// The earliest deadline after `time` a thread sleeps until (one woken and not yet
+    /// gone has its deadline behind it).
+    func nextDeadline(after time: Double) -> Double? {
+        lock.withLock { sleepers.map(\.deadline).filter { $0 > time }.min() }
+    }
+
     /// How many threads sleep or wait on this clock now.
     var sleeperCount: Int { lock.withLock { sleepers.count } }
 

@@ -19,11 +19,10 @@ extension PlaybackTests {
             var dropped: Int
         }
 
-        private func measure(seconds: Int, engine: PlaybackEngineKind = .ffmpeg, dropout: (afterSamples: Int, seconds: Double)? = nil) async throws -> Measurement {
+        private func measure(seconds: Int, engine: PlaybackEngineKind = .ffmpeg) async throws -> Measurement {
             let path = try Fixtures.flashAndBeep(seconds: seconds)
             let video = HeadlessVideoOutput(measureLuma: true)
             let audio = HeadlessAudioOutput(keepSamples: true)
-            audio.dropout = dropout
             var configuration = Player.Configuration()
             configuration.engine = .only(engine)
             let player = Player.headless(configuration: configuration, video: video, audio: audio)
@@ -71,8 +70,11 @@ extension PlaybackTests {
             print("A/V sync \(label): video minus audio median \(String(format: "%+.1f", median * 1000)) ms, worst \(String(format: "%.1f", worst * 1000)) ms over \(offsets.count) flashes, \(measurement.dropped) frames dropped")
         }
 
-        @Test(.timeLimit(.minutes(3))) func flashesMeetTheirBeeps() async throws {
-            expectInSync(try await measure(seconds: 60), label: "idle machine")
+        /// 30 s of the clip: the policy's drift and underrun cases are checked to the
+        /// millisecond on a manual clock (ReelPlayerTests' SyncTests); this is the real
+        /// decoder, device clock and machine.
+        @Test(.timeLimit(.minutes(2))) func flashesMeetTheirBeeps() async throws {
+            expectInSync(try await measure(seconds: 30), label: "idle machine", seconds: 30)
         }
 
         /// The same through the GStreamer engine (its decoders, Reel's clocks and device),
@@ -81,26 +83,11 @@ extension PlaybackTests {
             expectInSync(try await measure(seconds: 20, engine: .gstreamer), label: "GStreamer engine", seconds: 20)
         }
 
-        /// The device plays 30 ms of its own silence 2 s in (an underrun): the audio clock
-        /// falls back by that much, below ffplay's 40 ms threshold; the offset must fade.
-        @Test(.timeLimit(.minutes(2))) func aDeviceUnderrunLeavesNoLastingOffset() async throws {
-            let measurement = try await measure(seconds: 8, dropout: (afterSamples: 2 * 48000 + 24000, seconds: 0.03))
-            let start = measurement.beeps.first ?? 0
-            let offsets = measurement.flashes.compactMap { flash in
-                measurement.beeps.min(by: { abs($0 - flash) < abs($1 - flash) }).map { (at: flash - start, offset: flash - $0) }
-            }
-            let settled = offsets.filter { $0.at > 4.4 }
-            #expect(settled.count >= 3, "\(offsets)")
-            let worst = settled.map { abs($0.offset) }.max() ?? .infinity
-            #expect(worst <= 0.012, "offsets 2 s after the underrun: \(settled.map { String(format: "%+.1f", $0.offset * 1000) }) ms")
-            print("A/V sync after a 30 ms device underrun: \(offsets.map { String(format: "%+.1f", $0.offset * 1000) }) ms (flash minus beep, one per second)")
-        }
-
-        @Test(.timeLimit(.minutes(3))) func syncHoldsWhileBothCoresAreBusy() async throws {
-            _ = try Fixtures.flashAndBeep()
+        @Test(.timeLimit(.minutes(2))) func syncHoldsWhileBothCoresAreBusy() async throws {
+            _ = try Fixtures.flashAndBeep(seconds: 30)
             let load = try CPULoad(cores: 2)
             defer { load.stop() }
-            expectInSync(try await measure(seconds: 60), label: "both cores busy")
+            expectInSync(try await measure(seconds: 30), label: "both cores busy", seconds: 30)
         }
     }
 }

@@ -7,7 +7,9 @@ final class RecordingOutput: VideoOutput, @unchecked Sendable {
     private let clock: ManualPlaybackClock
     /// Each frame presented: its media time, the clock time it was shown at, and what
     /// ``audioTime`` read then.
-    private(set) var shown: [(pts: Double, at: Double, audio: Double?)] = []
+    var shown: [(pts: Double, at: Double, audio: Double?)] { lock.withLock { presented } }
+    private var presented: [(pts: Double, at: Double, audio: Double?)] = []
+    private let lock = NSLock()
     /// The audio clock's media time now, if it runs.
     var audioTime: () -> Double? = { nil }
     /// What the user asks for at the next idle call.
@@ -21,7 +23,8 @@ final class RecordingOutput: VideoOutput, @unchecked Sendable {
     var presentDuration = 0.0
 
     func present(_ frame: VideoFrame) {
-        shown.append((frame.presentationTime?.seconds ?? .nan, clock.now, audioTime()))
+        let entry = (frame.presentationTime?.seconds ?? .nan, clock.now, audioTime())
+        lock.withLock { presented.append(entry) }
         if presentDuration > 0 { clock.advance(by: presentDuration) }
     }
 

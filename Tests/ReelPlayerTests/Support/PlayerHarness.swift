@@ -59,6 +59,19 @@ final class PlayerHarness: @unchecked Sendable {
         return true
     }
 
+    /// Moves the clock on by `seconds` as time would pass for the player's threads: to
+    /// each deadline one of them sleeps until, in turn, once it sleeps again (as
+    /// `GstTestClock`'s tests wait for the next pending id, then advance).
+    func run(for seconds: Double) async -> Bool {
+        let end = clock.now + seconds
+        while clock.now < end {
+            let now = clock.now
+            guard await wait(until: { clock.nextDeadline(after: now) != nil }), let next = clock.nextDeadline(after: now) else { return false }
+            clock.advance(to: min(next, end))
+        }
+        return true
+    }
+
     /// Waits until `count` threads sleep on the clock, and returns the earliest deadline.
     func nextDeadline(sleepers count: Int = 1) async -> Double? {
         guard await wait(until: { clock.sleeperCount >= count }) else { return nil }

@@ -54,6 +54,41 @@ import Testing
         #expect(completed.last.map { abs($0 - landing) < 1e-6 } == true)
     }
 
+    /// An audio switch starts a timeline at the position (an exact seek, as mpv's refresh
+    /// seek), with the engine told of the stream first; the picture goes on from there.
+    @Test func anAudioSwitchStartsATimelineAtThePosition() throws {
+        let harness = try SessionHarness(duration: 4)
+        harness.play()
+        harness.run(for: 1)
+        let position = try #require(harness.control.position(harness.session.master, at: harness.now))
+        try harness.session.switchAudio(to: 2, at: position)
+        #expect(harness.engine.switches == [2])
+        #expect(harness.engine.seeks.map { [$0.target, $0.mode == .exact ? 1 : 0, Double($0.serial)] } == [[position, 1, 1]])
+        #expect(harness.control.read { $0.audioStreamIndex } == 2)
+        let before = harness.video.shown.count
+        harness.run(for: 0.5)
+        let next = harness.video.shown.dropFirst(before).first?.pts
+        #expect(next.map { $0 <= position && position < $0 + 0.04 } == true, "on from \(position): \(String(describing: next))")
+    }
+
+    /// A frame tap whose subscriber never reads (a stalled picture-in-picture or
+    /// recorder) loses frames at the tap; what the window shows, and when, is unchanged.
+    @Test func aStalledTapSubscriberDoesNotDisturbPresentation() throws {
+        let plain = try SessionHarness(duration: 2)
+        let tap = FrameTap()
+        let subscription = tap.subscribe(format: nil, bufferLimit: 1)
+        let tapped = try SessionHarness(duration: 2, tap: tap)
+        for harness in [plain, tapped] {
+            harness.play()
+            harness.run(for: 2.5)
+        }
+        let start = (plain.video.shown.first?.at ?? 0, tapped.video.shown.first?.at ?? 0)
+        #expect(plain.video.shown.map { [$0.pts, $0.at - start.0] } == tapped.video.shown.map { [$0.pts, $0.at - start.1] })
+        #expect(plain.video.shown.count == 50)
+        #expect(subscription.droppedFrames > 0, "the subscriber lost frames, not the window")
+        subscription.cancel()
+    }
+
     @Test func theEndComesOnceAndASeekPlaysAgain() throws {
         let harness = try SessionHarness(duration: 1)
         harness.play()

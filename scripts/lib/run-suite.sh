@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the built test suite (scripts/build-tests.sh) and prints its output; exits non-zero
 # when a test failed. With arguments (`--filter X`…), one `swift test` process with them.
-# Without, two lines of work side by side:
+# Without, the player's unit tests alone (a second: they step the player's own threads on a
+# manual clock, and beside the parallel suites a test waiting on ffmpeg can hold the pool's
+# threads they need for their events), then two lines of work side by side:
 # - the real-time suites that measure timing or load every core (PlaybackTests), one after
 #   another: the run's longest path;
 # - at a lower priority (nice 5), all the parallel suites, then the real-time suites that
@@ -19,16 +21,18 @@ swift_test=(swift test -c release --skip-build --ignore-lock -Xswiftc -enable-te
 if (($#)); then exec "${swift_test[@]}" "$@"; fi
 others=$(mktemp)
 trap 'rm -f "$others"' EXIT
+units='^ReelPlayerTests\.'
 chain='^ReelIntegrationTests\.PlaybackTests/'
 light='^ReelIntegrationTests\.LightPlaybackTests/'
+status=0
+"${swift_test[@]}" --filter "$units" || status=$?
 (
   status=0
-  nice -n 5 "${swift_test[@]}" --skip "$chain" --skip "$light" || status=$?
+  nice -n 5 "${swift_test[@]}" --skip "$units" --skip "$chain" --skip "$light" || status=$?
   nice -n 5 "${swift_test[@]}" --filter "$light" || status=$?
   exit "$status"
 ) >"$others" 2>&1 &
 beside=$!
-status=0
 "${swift_test[@]}" --filter "$chain" || status=$?
 wait "$beside" || status=$?
 echo "run-suite: the suites run beside the real-time chain:"

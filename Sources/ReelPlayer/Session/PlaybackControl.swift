@@ -92,12 +92,16 @@ final class PlaybackControl: @unchecked Sendable {
         holdClocks(true, at: 0)
     }
 
+    /// Looks, under the lock; `body` changes nothing (a change goes through ``update(_:)``,
+    /// which wakes the threads waiting for one).
     func read<Result>(_ body: (PlaybackControl) -> Result) -> Result { lock.withLock { body(self) } }
 
-    func update(_ body: (PlaybackControl) -> Void) {
+    /// Changes, under the lock, and wakes every thread waiting on it.
+    @discardableResult
+    func update<Result>(_ body: (PlaybackControl) -> Result) -> Result {
         lock.withLock {
-            body(self)
-            lock.broadcast()
+            defer { lock.broadcast() }
+            return body(self)
         }
     }
 

@@ -31,7 +31,7 @@ extension PlaybackSession {
 
     /// One look of the live thread at time `now`.
     func keepLiveLatency(_ keeper: inout LiveLatencyKeeper, at now: Double) {
-        let (sample, playing) = control.read { control -> ((latency: Double, edge: Double)?, Bool) in
+        let (sample, playing) = control.update { control -> ((latency: Double, edge: Double)?, Bool) in
             let playing = !control.paused && !control.buffering
             guard control.newestRead.serial == control.serial,
                   let edge = control.newestRead.edge(hasVideo: videoStream != nil, hasAudio: audioStream != nil),

@@ -224,7 +224,7 @@ final class PlaybackSession: @unchecked Sendable {
     /// Called when a stream of timeline `serial` reached its end; the playback ends when
     /// all have. A call for an older timeline (a seek came meanwhile) changes nothing.
     func streamFinished(video: Bool, serial: Int) {
-        let ended = control.read { control -> Bool in
+        let ended = control.update { control -> Bool in
             guard control.serial == serial else { return false }
             if video { control.videoEnded = true } else { control.audioEnded = true }
             guard !control.endReported,

@@ -1,0 +1,117 @@
+import CGStreamer
+import Foundation
+import ReelCore
+
+// Building the pipeline as GStreamer's streaming threads announce pads and elements: an
+// appsink branch per stream asked for, the video decoder and adaptive demuxer noted.
+extension GStreamerDecoder {
+    /// A decoded pad appeared (streaming thread): the first video and audio pads asked for
+    /// get a converter and an appsink, the others a fakesink.
+    func link(_ pad: UnsafeMutablePointer<GstPad>) {
+        guard let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil) else { return }
+        defer { gst_caps_unref(caps) }
+        guard let structure = gst_caps_get_structure(caps, 0) else { return }
+        let kind = String(cString: gst_structure_get_name(structure))
+        let branch: [String]
+        let output: String?
+        var isVideo = false
+        lock.lock()
+        // Each branch starts with a queue: without one, a CI run under full load twice saw
+        // an open wait past its 15 s (the branch ran on decodebin3's own stream thread).
+        if kind.hasPrefix("video/"), wanted.contains(.video), videoSink == nil {
+            branch = ["queue", "videoconvert", "capsfilter", "appsink"]
+            output = "video/x-raw,format=I420"
+            isVideo = true
+        } else if kind.hasPrefix("audio/"), wanted.contains(.audio), audioSink == nil {
+            branch = ["queue", "audioconvert", "audioresample", "capsfilter", "appsink"]
+            output = "audio/x-raw,format=F32LE,layout=interleaved"
+        } else {
+            branch = ["fakesink"]
+            output = nil
+        }
+        lock.unlock()
+        var elements: [UnsafeMutablePointer<GstElement>] = []
+        for name in branch {
+            guard let element = gst_element_factory_make(name, nil) else {
+                lock.withLock { linkFailure = "no \(name) element" }
+                return
+            }
+            elements.append(element)
+        }
+        for element in elements {
+            gst_bin_add(reel_gst_bin(pipeline), element)
+        }
+        if let output, let capsfilter = elements.first(where: { elementName($0).hasPrefix("capsfilter") }), let filterCaps = gst_caps_from_string(output) {
+            reel_g_object_set_caps(capsfilter, "caps", filterCaps)
+            gst_caps_unref(filterCaps)
+        }
+        let sink = elements[elements.count - 1]
+        reel_g_object_set_boolean(sink, "sync", 0)
+        if output != nil {
+            reel_g_object_set_uint(sink, "max-buffers", Self.sinkCapacity)
+            reel_g_object_set_boolean(sink, "drop", 0)
+        } else {
+            reel_g_object_set_boolean(sink, "async", 0)
+        }
+        for (upstream, downstream) in zip(elements, elements.dropFirst()) where gst_element_link(upstream, downstream) == 0 {
+            lock.withLock { linkFailure = "cannot link \(elementName(upstream)) to \(elementName(downstream))" }
+            return
+        }
+        for element in elements { gst_element_sync_state_with_parent(element) }
+        guard let sinkPad = gst_element_get_static_pad(elements[0], "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
+        if gst_pad_link(pad, sinkPad) != GST_PAD_LINK_OK {
+            lock.withLock { linkFailure = "cannot link the decoder's \(kind) pad" }
+            return
+        }
+        // Streams not decoded are remembered too: a selection keeps them, as it found them.
+        let streamID = gst_pad_get_stream(pad).map { stream in
+            defer { gst_object_unref(UnsafeMutableRawPointer(stream)) }
+            return gst_stream_get_stream_id(stream).map { String(cString: $0) }
+        } ?? nil
+        let type: MediaType? = kind.hasPrefix("video/") ? .video : kind.hasPrefix("audio/") ? .audio : nil
+        lock.withLock {
+            if let type, playingIDs[type] == nil { playingIDs[type] = streamID }
+            guard output != nil else { return }
+            if isVideo { videoSink = sink } else { audioSink = sink }
+        }
+    }
+
+    private func elementName(_ element: UnsafeMutablePointer<GstElement>) -> String {
+        guard let name = gst_object_get_name(reel_gst_object(element)) else { return "?" }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
+    /// The element decoding the video, as decodebin chose it from the registry by rank: its
+    /// factory name (`avdec_h264`, `vah264dec`) and whether it decodes on hardware.
+    public var videoDecoder: (name: String, isHardware: Bool)? { lock.withLock { chosenVideoDecoder } }
+
+    /// The download bandwidth the adaptive demuxer measures (bits/s), for an adaptive stream.
+    public var adaptiveBandwidth: Int? {
+        guard let demuxer = lock.withLock({ adaptiveDemuxer }) else { return nil }
+        return Int(reel_g_object_get_uint(UnsafeMutableRawPointer(demuxer), "current-bandwidth"))
+    }
+
+    /// An element was added somewhere in the pipeline (a streaming thread): the first video
+    /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap
+    /// and the read-ahead bound.
+    func noteDecoder(_ element: UnsafeMutablePointer<GstElement>) {
+        guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
+        let kinds = String(cString: klass)
+        if kinds.contains("Demuxer/Adaptive") {
+            if let maximumBitrate { reel_g_object_set_uint(UnsafeMutableRawPointer(element), "max-bitrate", guint(clamping: maximumBitrate)) }
+            if let readAhead, readAhead > 0 {
+                let nanoseconds = guint64(min(readAhead, 3600) * 1e9)
+                reel_g_object_set_uint64(UnsafeMutableRawPointer(element), "max-buffering-time", nanoseconds)
+                reel_g_object_set_uint64(UnsafeMutableRawPointer(element), "high-watermark-time", nanoseconds)
+            }
+            lock.withLock { adaptiveDemuxer = element }
+            return
+        }
+        guard kinds.contains("Decoder"), kinds.contains("Video"), let name = gst_object_get_name(reel_gst_object(UnsafeMutableRawPointer(factory))) else { return }
+        defer { g_free(name) }
+        let decoder = (String(cString: name), kinds.contains("Hardware"))
+        lock.withLock { if chosenVideoDecoder == nil { chosenVideoDecoder = decoder } }
+    }
+}

@@ -3,11 +3,13 @@
 # when a test failed. With arguments (`--filter X`…), one `swift test` process with them.
 # Without, the player's unit tests alone (a second: they step the player's own threads on a
 # manual clock, and beside the parallel suites a test waiting on ffmpeg can hold the pool's
-# threads they need for their events), then two lines of work side by side:
+# threads they need for their events), then three lines of work side by side:
 # - the real-time suites that measure timing or load every core (PlaybackTests), one after
 #   another: the run's longest path;
 # - at a lower priority (nice 5), all the parallel suites, then the real-time suites that
-#   mostly wait (LightPlaybackTests), one after another.
+#   mostly wait (LightPlaybackTests: windows, commands), one after another;
+# - at nice 5 from the start, the suites against real servers that go away and come back
+#   (ServerPlaybackTests), one after another: they wait on the servers, not on the cores.
 # In one process all of them shared Swift's thread pool, a thread per core: parallel tests
 # waiting on ffmpeg held both threads for minutes while the real-time chain could not start.
 # No build runs here, so no process waits for another's lock on .build. The lower priority
@@ -19,22 +21,28 @@ cd "$(dirname "$0")/../.."
 export PATH="$PATH:/opt/swift/usr/bin"
 swift_test=(swift test -c release --skip-build --ignore-lock -Xswiftc -enable-testing)
 if (($#)); then exec "${swift_test[@]}" "$@"; fi
-others=$(mktemp)
-trap 'rm -f "$others"' EXIT
+others=$(mktemp) servers=$(mktemp)
+trap 'rm -f "$others" "$servers"' EXIT
 units='^ReelPlayerTests\.'
 chain='^ReelIntegrationTests\.PlaybackTests/'
 light='^ReelIntegrationTests\.LightPlaybackTests/'
+server='^ReelIntegrationTests\.ServerPlaybackTests/'
 status=0
 "${swift_test[@]}" --filter "$units" || status=$?
 (
   status=0
-  nice -n 5 "${swift_test[@]}" --skip "$units" --skip "$chain" --skip "$light" || status=$?
+  nice -n 5 "${swift_test[@]}" --skip "$units" --skip "$chain" --skip "$light" --skip "$server" || status=$?
   nice -n 5 "${swift_test[@]}" --filter "$light" || status=$?
   exit "$status"
 ) >"$others" 2>&1 &
 beside=$!
+nice -n 5 "${swift_test[@]}" --filter "$server" >"$servers" 2>&1 &
+serving=$!
 "${swift_test[@]}" --filter "$chain" || status=$?
 wait "$beside" || status=$?
+wait "$serving" || status=$?
 echo "run-suite: the suites run beside the real-time chain:"
 cat "$others"
+echo "run-suite: the suites against real servers, run beside them:"
+cat "$servers"
 exit "$status"

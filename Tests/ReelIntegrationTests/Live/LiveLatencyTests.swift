@@ -49,7 +49,7 @@ extension PlaybackTests {
 
         @Test(.timeLimit(.minutes(2))) func aPausedStreamCatchesUpAtATenthFasterWithItsPitchKept() async throws {
             let port = Int.random(in: 40_000..<50_000)
-            let sender = try liveSource(port: port, seconds: 70)
+            let sender = try liveSource(port: port, seconds: 45)
             defer { sender.stop() }
             let directory = try Paths.temporaryDirectory()
             let wavPath = directory.appendingPathComponent("heard.wav").path
@@ -63,14 +63,15 @@ extension PlaybackTests {
             try await Task.sleep(for: .seconds(3))
             let before = try #require(player.statistics.liveLatency)
             #expect(before < target + 0.1, "playing on target before the pause: \(before) s")
+            // 1.5 s behind: caught up at 1.1× in about 14 s (the tone needs seconds of it).
             player.pause()
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: .seconds(1.5))
             let beforeResuming = adjustments(events).count
             player.play()
             let resumedAt = monotonicSeconds()
             var backAt: Double?
             var caughtUpFrom: Double?
-            while monotonicSeconds() - resumedAt < 45 {
+            while monotonicSeconds() - resumedAt < 30 {
                 try await Task.sleep(for: .milliseconds(50))
                 if caughtUpFrom == nil, adjustments(events).contains(where: { if case .catchingUp = $0 { true } else { false } }) {
                     caughtUpFrom = monotonicSeconds()
@@ -88,17 +89,17 @@ extension PlaybackTests {
             // The first play may jump over what the opening gathered; after the pause, catching up.
             let seen = Array(adjustments(events).dropFirst(beforeResuming))
             let catchUp = try #require(caughtUpFrom, "no catch-up: \(seen)")
-            let back = try #require(backAt, "not back within target + 0.1 s in 45 s: \(seen)")
+            let back = try #require(backAt, "not back within target + 0.1 s in 30 s: \(seen)")
             print(String(format: "live catch-up: %.1f s behind after the pause; back within %.0f ms of the %.1f s target %.1f s after playing again; %@",
                          seen.compactMap { if case .catchingUp(let latency, _) = $0 { latency } else { nil } }.first ?? 0,
                          100.0, target, back - resumedAt, "\(seen)"))
-            #expect(back - resumedAt < 40)
+            #expect(back - resumedAt < 25)
             #expect(seen.contains { if case .catchingUp(_, let rate) = $0 { rate == 1.1 } else { false } }, "\(seen)")
-            #expect(!seen.contains { if case .jumped = $0 { true } else { false } }, "3 s behind is caught up, not jumped: \(seen)")
+            #expect(!seen.contains { if case .jumped = $0 { true } else { false } }, "1.5 s behind is caught up, not jumped: \(seen)")
 
             // The sound heard while catching up: the tone at 1 kHz, not 1.1 kHz.
             let data = try Data(contentsOf: URL(fileURLWithPath: wavPath))
-            #expect(data.count > 58 + 48000 * 8 * 30, "\(data.count) bytes of sound")
+            #expect(data.count > 58 + 48000 * 8 * 15, "\(data.count) bytes of sound")
             let left: [Float] = data.dropFirst(58).withUnsafeBytes { raw in
                 let floats = raw.bindMemory(to: Float.self)
                 return stride(from: 0, to: floats.count - 1, by: 2).map { floats[$0] }
@@ -108,7 +109,7 @@ extension PlaybackTests {
                 return pull.sampleIndex + Int((time - pull.deviceTime) * 48000)
             }
             let (from, to) = (sampleIndex(at: catchUp + 0.5), min(sampleIndex(at: back - 0.5), left.count))
-            #expect(to - from > 48000 * 20, "catching up lasted \(Double(to - from) / 48000) s of sound")
+            #expect(to - from > 48000 * 10, "catching up lasted \(Double(to - from) / 48000) s of sound")
             let frequencies = stride(from: from, to: to - 12_000, by: 12_000).map { dominantFrequency(left[$0..<($0 + 12_000)]) }
             let near = frequencies.filter { abs($0 - 1000) <= 10 }.count
             let median = frequencies.sorted()[frequencies.count / 2]

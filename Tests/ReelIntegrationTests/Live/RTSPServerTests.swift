@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension LightPlaybackTests {
+extension ServerPlaybackTests {
     /// RTSP against a real server (gst-rtsp-server, started here on loopback): RTP over UDP
     /// and interleaved in TCP, and digest authentication; the pictures against ffmpeg's decode
     /// of the file the server sends.

@@ -4,7 +4,7 @@ import Reel
 import ReelCore
 import Testing
 
-extension LightPlaybackTests {
+extension ServerPlaybackTests {
     /// A live input that goes away and comes back: nginx killed and started again, the
     /// publisher restarted while nginx keeps the player's connection, a stream that never
     /// returns.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension LightPlaybackTests {
+extension ServerPlaybackTests {
     /// `reel play --record` against nginx-rtmp fed by ffmpeg with a known file: what is
     /// recorded decodes, picture for picture, as a stretch of the file published, in one
     /// file, in segments, and after a SIGKILL.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension LightPlaybackTests {
+extension ServerPlaybackTests {
     /// SRT through ffmpeg's libsrt on loopback: Reel as caller and as listener, the pictures
     /// against ffmpeg's decode of the file sent, and a wrong passphrase.
     @Suite(.serialized) struct SRTTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension LightPlaybackTests {
+extension ServerPlaybackTests {
     /// A live server that misbehaves while a player plays through a relay in front of
     /// nginx-rtmp: it goes silent with the connection open, sends garbage, closes the
     /// connection; and one that answers with nothing but garbage from the start.

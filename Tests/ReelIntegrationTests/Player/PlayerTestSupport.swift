@@ -8,12 +8,17 @@ import Testing
 /// this chain in a process of its own, beside the other suites (`scripts/lib/run-suite.sh`).
 @Suite(.serialized) enum PlaybackTests {}
 
-/// The suites that play in real time but mostly wait (for servers that go away and come
-/// back, windows on Xvfb, commands run to their end), use little CPU and allow seconds, not
-/// milliseconds, run inside this one, one at a time. The test command runs this chain at a
-/// lower priority after the parallel suites, beside `PlaybackTests`: in one chain they spent
-/// about 500 s with the machine three-quarters idle.
+/// The suites that play in real time but mostly wait (windows on Xvfb, commands run to
+/// their end), use little CPU and allow seconds, not milliseconds, run inside this one, one
+/// at a time. The test command runs this chain at a lower priority after the parallel
+/// suites, beside `PlaybackTests`: in one chain they spent about 500 s with the machine
+/// three-quarters idle.
 @Suite(.serialized) enum LightPlaybackTests {}
+
+/// The suites that play from real servers (RTSP, RTMP, SRT, HTTP) that go away, stall and
+/// come back: they wait on the servers and allow seconds. The test command runs this chain
+/// at a lower priority from the start, beside the parallel suites and `PlaybackTests`.
+@Suite(.serialized) enum ServerPlaybackTests {}
 
 /// A video output for tests: records each presented frame's time and MD5.
 final class RecordingVideoOutput: VideoOutput, @unchecked Sendable {

@@ -57,7 +57,7 @@ extension PlaybackTests {
             return Measurement(flashes: flashes, beeps: beeps, dropped: dropped)
         }
 
-        private func expectInSync(_ measurement: Measurement, label: String, seconds: Int = 60) {
+        private func expectInSync(_ measurement: Measurement, label: String, seconds: Int) {
             #expect(measurement.flashes.count >= seconds - 2, "\(label): \(measurement.flashes.count) flashes seen")
             #expect(measurement.beeps.count >= seconds - 2, "\(label): \(measurement.beeps.count) beeps heard")
             let frameDuration = 1.0 / 25
@@ -70,11 +70,11 @@ extension PlaybackTests {
             print("A/V sync \(label): video minus audio median \(String(format: "%+.1f", median * 1000)) ms, worst \(String(format: "%.1f", worst * 1000)) ms over \(offsets.count) flashes, \(measurement.dropped) frames dropped")
         }
 
-        /// 30 s of the clip: the policy's drift and underrun cases are checked to the
+        /// 20 s of the clip: the policy's drift and underrun cases are checked to the
         /// millisecond on a manual clock (ReelPlayerTests' SyncTests); this is the real
         /// decoder, device clock and machine.
         @Test(.timeLimit(.minutes(2))) func flashesMeetTheirBeeps() async throws {
-            expectInSync(try await measure(seconds: 30), label: "idle machine", seconds: 30)
+            expectInSync(try await measure(seconds: 20), label: "idle machine", seconds: 20)
         }
 
         /// The same through the GStreamer engine (its decoders, Reel's clocks and device),
@@ -84,10 +84,10 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func syncHoldsWhileBothCoresAreBusy() async throws {
-            _ = try Fixtures.flashAndBeep(seconds: 30)
+            _ = try Fixtures.flashAndBeep(seconds: 20)
             let load = try CPULoad(cores: 2)
             defer { load.stop() }
-            expectInSync(try await measure(seconds: 30), label: "both cores busy", seconds: 30)
+            expectInSync(try await measure(seconds: 20), label: "both cores busy", seconds: 20)
         }
     }
 }

@@ -40,67 +40,90 @@ extension PlaybackTests {
             Case(impairment: .mixed, stream: "h265"),
         ]
 
-        @Test(.timeLimit(.minutes(2)), arguments: cases)
-        func theReceiverCountsWhatTheRelayDidAndRecordsOnlyIntactPictures(_ item: Case) throws {
+        /// The cases two at a time: each is a 3 s real-time stream that keeps a core a tenth
+        /// busy, and the chain waited out 16 of them one after another (89 s).
+        static let pairs: [[Case]] = stride(from: 0, to: cases.count, by: 2).map { Array(cases[$0..<min($0 + 2, cases.count)]) }
+
+        @Test(.timeLimit(.minutes(2)), arguments: pairs)
+        func theReceiverCountsWhatTheRelayDidAndRecordsOnlyIntactPictures(_ pair: [Case]) throws {
+            let measured = try Threads.runConcurrently(pair, Self.send)
+            for (item, run) in zip(pair, measured) { try Self.check(item, run) }
+        }
+
+        /// What one case's run left: the sender's and the receiver's outcomes and the relay's truth.
+        struct Run: @unchecked Sendable {
+            var sendingStatus: Int32
+            var report: [String: Any]
+            var truth: ImpairmentRelay.Truth
+            var recording: String
+        }
+
+        /// Sends the case's stream through its relay to a receiver that records it.
+        static func send(_ item: Case) throws -> Run {
             let directory = try Paths.temporaryDirectory()
-            let isH265 = item.stream == "h265"
             let sent = try RTPStreams.sent(item.stream)
             let port = try RTPStreams.freePortPair()
             let relay = try ImpairmentRelay(to: port, impairment: item.impairment, impairedSeconds: item.impairedSeconds)
             // The SDP names the receiver's port; the real sender sends to the relay.
             let sdp = try RTPStreams.writeSDP(for: sent, to: "rtp://127.0.0.1:\(port)", in: directory)
-            let recording = directory.appendingPathComponent(isH265 ? "got.h265" : "got.mp4").path
+            let recording = directory.appendingPathComponent(item.stream == "h265" ? "got.h265" : "got.mp4").path
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5",
                                                     "--latency", "\(item.latencyMilliseconds)"], directory: directory)
             try RTPStreams.waitUntilBound(port)
             let sending = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-f", "rtp",
                                                        "rtp://127.0.0.1:\(relay.input.port)"])
-            #expect(sending.status == 0)
             let report = try receiver.report()
-            let truth = relay.stop()
+            return Run(sendingStatus: sending.status, report: report, truth: relay.stop(), recording: recording)
+        }
+
+        static func check(_ item: Case, _ run: Run) throws {
+            let (report, truth, recording) = (run.report, run.truth, run.recording)
+            let isH265 = item.stream == "h265"
+            let sent = try RTPStreams.sent(item.stream)
+            #expect(run.sendingStatus == 0, "\(item): ffmpeg's sender failed")
             let counts = RTPStreams.packetCounts(report)
             let packets = (report["statistics"] as? [String: Any])?["packets"] as? [String: Any] ?? [:]
             let jitter = packets["jitter_seconds"] as? Double ?? -1
 
-            #expect(counts["lost"] == truth.dropped.count, "\(counts); the relay dropped \(truth.dropped.count)")
-            #expect(counts["duplicate"] == truth.duplicated, "\(counts); the relay duplicated \(truth.duplicated)")
-            #expect(counts["reordered"] == truth.reordered, "\(counts); the relay reordered \(truth.reordered)")
-            #expect(counts["malformed_packets"] == truth.garbage, "\(counts); the relay sent \(truth.garbage) garbage datagrams")
-            #expect(counts["resets"] == truth.restarts, "\(counts); the sender restarted \(truth.restarts) times")
-            #expect(counts["late"] == 0 && counts["invalid"] == 0, "\(counts)")
+            #expect(counts["lost"] == truth.dropped.count, "\(item): \(counts); the relay dropped \(truth.dropped.count)")
+            #expect(counts["duplicate"] == truth.duplicated, "\(item): \(counts); the relay duplicated \(truth.duplicated)")
+            #expect(counts["reordered"] == truth.reordered, "\(item): \(counts); the relay reordered \(truth.reordered)")
+            #expect(counts["malformed_packets"] == truth.garbage, "\(item): \(counts); the relay sent \(truth.garbage) garbage datagrams")
+            #expect(counts["resets"] == truth.restarts, "\(item): \(counts); the sender restarted \(truth.restarts) times")
+            #expect(counts["late"] == 0 && counts["invalid"] == 0, "\(item): \(counts)")
             // Kernel arrival times against the relay's send times: loopback adds microseconds.
             #expect(abs(jitter - truth.jitterSeconds) <= max(0.000_1, 0.03 * truth.jitterSeconds),
-                    "jitter: reel \(jitter * 1000) ms, from the relay's send times \(truth.jitterSeconds * 1000) ms")
+                    "\(item): jitter: reel \(jitter * 1000) ms, from the relay's send times \(truth.jitterSeconds * 1000) ms")
 
             let expected = try RTPStreams.frameHashes(sent)
             let decoded = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", recording, "-f", "framemd5", "-"])
-            #expect(decoded.status == 0 && decoded.stderr.isEmpty, "ffmpeg: \(decoded.stderr)")
+            #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(item): ffmpeg: \(decoded.stderr)")
             let got = try RTPStreams.frameHashes(recording)
             // Every recorded picture is one that was sent, in order.
             var remaining = expected[...]
             var recordedIndices: [Int] = []
             for hash in got {
                 guard let index = remaining.firstIndex(of: hash) else {
-                    Issue.record("recorded picture \(recordedIndices.count) was not sent (damaged, or decoded from a damaged one)")
+                    Issue.record("\(item): recorded picture \(recordedIndices.count) was not sent (damaged, or decoded from a damaged one)")
                     break
                 }
                 recordedIndices.append(index)
                 remaining = remaining[(index + 1)...]
             }
-            let required = isH265 ? Set(50..<expected.count) : try Self.intactPictures(sent: sent, truth: truth)
+            let required = isH265 ? Set(50..<expected.count) : try intactPictures(sent: sent, truth: truth)
             let missing = required.subtracting(recordedIndices).sorted()
-            #expect(missing.isEmpty, "pictures that should have been recorded are not: \(missing)")
-            #expect(expected.count == 75 && truth.timestamps.count == 75)
+            #expect(missing.isEmpty, "\(item): pictures that should have been recorded are not: \(missing)")
+            #expect(expected.count == 75 && truth.timestamps.count == 75, "\(item): \(expected.count) pictures sent, \(truth.timestamps.count) timestamps relayed")
             if !isH265 {
                 // The recording's times go on across restarts and jumps back; a jump forward
                 // within 10 s is time that passed and stays.
                 let times = try videoPackets(recording).compactMap(\.time)
                 let span = (times.last ?? 0) - (times.first ?? 0)
-                #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times go back: \(times)")
+                #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(item): times go back: \(times)")
                 if case .timestampJump(let by) = item.impairment, by > 0 {
-                    #expect(abs(span - 7.96) < 0.01, "the last picture \(span) s after the first")
+                    #expect(abs(span - 7.96) < 0.01, "\(item): the last picture \(span) s after the first")
                 } else {
-                    #expect(span <= 2.97, "the last picture \(span) s after the first")
+                    #expect(span <= 2.97, "\(item): the last picture \(span) s after the first")
                 }
             }
             print("RTP impaired \(item): relay dropped \(truth.dropped.count), duplicated \(truth.duplicated), reordered \(truth.reordered), "

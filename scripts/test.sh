@@ -5,8 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
+# Each phase's seconds since the start, for reading where a CI run's time went.
+phase() { echo "test.sh: $1 at $SECONDS s"; }
 bash scripts/setup.sh
+phase "set up"
 bash scripts/build-tests.sh
+phase "built"
 # The products' boundaries and layers, from the manifest in seconds (scripts/check-products.sh
 # builds each product alone, in minutes, outside this run); the self-test breaks each rule.
 manifest=$(swift package dump-package)
@@ -15,7 +19,9 @@ python3 scripts/check-boundaries.py --self-test <<<"$manifest"
 # The libFuzzer targets the suite runs: after the test build, not beside it (tried at
 # nice 10 on a fresh clone: the two builds slowed each other and ended 38 s later).
 bash scripts/fuzz.sh
+phase "fuzzed"
 bash scripts/docs.sh   # the DocC catalogs, which fail on any warning
+phase "documented"
 # GStreamer scans every plug-in the first time it starts on a machine: here, not in the
 # middle of timed tests.
 gst-inspect-1.0 >/dev/null 2>&1 || true
@@ -25,6 +31,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 bash scripts/lib/run-suite.sh "$@" 2>&1 | tee "$log" || status=$?
+phase "tested"
 if ((status != 0)); then
   echo "test.sh: the suite failed (exit $status); its failures again:"
   grep -aE "✘|recorded an issue|Test Case '[^']+' failed|error: |Fatal error|Crash" "$log" | grep -av "^✘ Test run with" | tail -60 || true

@@ -2,7 +2,7 @@ import Foundation
 import Reel
 import Testing
 
-extension PlaybackTests {
+extension ServerPlaybackTests {
     /// The player fed over HTTP by a server that misbehaves on purpose.
     @Suite(.serialized) struct PlayerNetworkTests {
         private func streamFile() throws -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension PlaybackTests {
+extension ServerPlaybackTests {
     /// The seed's transports and RFC 4571, against servers the tests start, serving the
     /// packets ffmpeg sent for a file; the recordings decode to the file's frames.
     @Suite(.serialized) struct TransportTests {

@@ -91,7 +91,7 @@ final class AudioRenderer: @unchecked Sendable {
         }
         if written < output.count {
             for index in written..<output.count { output[index] = 0 }
-            if playedSound && !reachedEnd && !session.control.read({ $0.readerAtEnd }) { session.control.update { $0.statistics.audioUnderruns += 1 } }
+            if playedSound && !reachedEnd && !session.control.read({ $0.readerAtEnd }) { session.control.record { $0.statistics.audioUnderruns += 1 } }
             if reachedEnd && written == 0 && pending.isEmpty { session.streamFinished(video: false, serial: serial) }
             if written == 0 && session.configuration.untimed { session.audioFrames.waitForElement(timeout: Self.untimedIdleWait) }
         }

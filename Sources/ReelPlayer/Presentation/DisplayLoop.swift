@@ -168,7 +168,7 @@ struct DisplayLoop {
             let ownDuration = (nextPTS - pts) > 0 ? (nextPTS - pts) / rate : item.duration / rate
             if SyncPolicy.shouldDrop(frameEnd: frameTimer + ownDuration, now: now, isVideoMaster: session.master == .video) {
                 session.videoFrames.take(ifSerial: serial)
-                control.update { $0.statistics.framesDropped += 1 }
+                control.record { $0.statistics.framesDropped += 1 }
                 lastShown = (pts, item.duration)
                 control.update { $0.videoClock.set(pts, serial: serial, at: now) }
                 return .none

@@ -96,6 +96,11 @@ final class PlaybackControl: @unchecked Sendable {
     /// which wakes the threads waiting for one).
     func read<Result>(_ body: (PlaybackControl) -> Result) -> Result { lock.withLock { body(self) } }
 
+    /// Changes what no thread waits for (counters, the statistics), under the lock, without
+    /// waking anyone: the live thread notes its latency 20 times a second.
+    @discardableResult
+    func record<Result>(_ body: (PlaybackControl) -> Result) -> Result { lock.withLock { body(self) } }
+
     /// Changes, under the lock, and wakes every thread waiting on it.
     @discardableResult
     func update<Result>(_ body: (PlaybackControl) -> Result) -> Result {

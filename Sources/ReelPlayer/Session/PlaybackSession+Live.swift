@@ -31,7 +31,7 @@ extension PlaybackSession {
 
     /// One look of the live thread at time `now`.
     func keepLiveLatency(_ keeper: inout LiveLatencyKeeper, at now: Double) {
-        let (sample, playing) = control.update { control -> ((latency: Double, edge: Double)?, Bool) in
+        let (sample, playing) = control.record { control -> ((latency: Double, edge: Double)?, Bool) in
             let playing = !control.paused && !control.buffering
             guard control.newestRead.serial == control.serial,
                   let edge = control.newestRead.edge(hasVideo: videoStream != nil, hasAudio: audioStream != nil),
@@ -51,7 +51,7 @@ extension PlaybackSession {
         switch keeper.catchUp.observe(latency: sample.latency, at: now) {
         case .catchUp(let rate):
             control.setCatchUpFactor(rate, at: now)
-            control.update { $0.statistics.liveCatchUps += 1 }
+            control.record { $0.statistics.liveCatchUps += 1 }
             emit(.liveAdjusted(.catchingUp(latency: sample.latency, rate: rate)))
         case .backOnTarget:
             control.setCatchUpFactor(1, at: now)

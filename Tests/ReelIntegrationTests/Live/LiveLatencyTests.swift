@@ -64,8 +64,10 @@ extension PlaybackTests {
             let before = try #require(player.statistics.liveLatency)
             #expect(before < target + 0.1, "playing on target before the pause: \(before) s")
             // 1.5 s behind: caught up at 1.1× in about 14 s (the tone needs seconds of it).
+            // Paused, the live edge runs on: resumed once the live thread reports 1.5 s behind.
             player.pause()
-            try await Task.sleep(for: .seconds(1.5))
+            #expect(await events.wait(timeout: 15) { if case .liveLatency(let latency) = $0 { latency >= target + 1.5 } else { false } },
+                    "the latency did not grow to \(target + 1.5) s while paused")
             let beforeResuming = adjustments(events).count
             player.play()
             let resumedAt = monotonicSeconds()

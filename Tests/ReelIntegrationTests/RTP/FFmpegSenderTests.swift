@@ -38,7 +38,7 @@ extension PlaybackTests {
 
         /// The cases two at a time, as the impairment matrix runs (real-time streams that
         /// mostly wait: 42 s one after another).
-        static let pairs: [[Case]] = stride(from: 0, to: cases.count, by: 2).map { Array(cases[$0..<min($0 + 2, cases.count)]) }
+        static let pairs: [[Case]] = Threads.inPairs(cases)
 
         @Test(arguments: pairs)
         func theRecordingDecodesToTheFramesSent(_ pair: [Case]) throws {

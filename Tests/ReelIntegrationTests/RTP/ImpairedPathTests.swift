@@ -42,7 +42,7 @@ extension PlaybackTests {
 
         /// The cases two at a time: each is a 3 s real-time stream that keeps a core a tenth
         /// busy, and the chain waited out 16 of them one after another (89 s).
-        static let pairs: [[Case]] = stride(from: 0, to: cases.count, by: 2).map { Array(cases[$0..<min($0 + 2, cases.count)]) }
+        static let pairs: [[Case]] = Threads.inPairs(cases)
 
         @Test(.timeLimit(.minutes(2)), arguments: pairs)
         func theReceiverCountsWhatTheRelayDidAndRecordsOnlyIntactPictures(_ pair: [Case]) throws {

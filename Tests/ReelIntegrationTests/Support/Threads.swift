@@ -21,4 +21,10 @@ enum Threads {
         let all = results.withLock { $0 }
         return try items.indices.map { try all[$0]!.get() }
     }
+
+    /// `items` two by two (the last alone when their count is odd), for cases a test runs
+    /// ``runConcurrently(_:_:)`` a pair at a time.
+    static func inPairs<Item>(_ items: [Item]) -> [[Item]] {
+        stride(from: 0, to: items.count, by: 2).map { Array(items[$0..<min($0 + 2, items.count)]) }
+    }
 }

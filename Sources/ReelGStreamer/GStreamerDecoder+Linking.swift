@@ -41,6 +41,7 @@ extension GStreamerDecoder {
         for element in elements {
             gst_bin_add(reel_gst_bin(pipeline), element)
         }
+        lock.withLock { branchElements += elements }
         if let output, let capsfilter = elements.first(where: { elementName($0).hasPrefix("capsfilter") }), let filterCaps = gst_caps_from_string(output) {
             reel_g_object_set_caps(capsfilter, "caps", filterCaps)
             gst_caps_unref(filterCaps)

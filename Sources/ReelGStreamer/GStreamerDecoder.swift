@@ -68,6 +68,10 @@ public final class GStreamerDecoder: @unchecked Sendable {
     var chosenVideoDecoder: (name: String, isHardware: Bool)?
     /// The adaptive demuxer (`hlsdemux2`, `dashdemux2`) when the input is an adaptive stream.
     var adaptiveDemuxer: UnsafeMutablePointer<GstElement>?
+    /// The elements ``link(_:)`` added, removed when a stalled open starts again.
+    var branchElements: [UnsafeMutablePointer<GstElement>] = []
+    /// How many times the open started a stalled pipeline again.
+    public private(set) var restarts = 0
 
     /// Opens `uri` and waits up to `timeout` seconds for its first pictures and sound
     /// (GStreamer's preroll); throws GStreamer's error when it cannot. An adaptive stream's
@@ -76,8 +80,29 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// adaptive demuxers go 30 s ahead by default). With `audioStreamID` (an id of
     /// ``collection`` from an earlier open of the same input), that audio stream is decoded
     /// from the start instead of the default one.
-    public init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, readAhead: Double? = nil,
-                audioStreamID: String? = nil) throws(GStreamerError) {
+    public convenience init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, readAhead: Double? = nil,
+                            audioStreamID: String? = nil) throws(GStreamerError) {
+        try self.init(uri: uri, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead,
+                      audioStreamID: audioStreamID, stallLimit: uri.lowercased().hasPrefix("file:") ? Self.localStallLimit : nil)
+    }
+
+    /// How long the open of a local file may go without a word from GStreamer (a message
+    /// on the bus, a stream linked) before the pipeline is started again.
+    ///
+    /// GStreamer 1.22 now and then stalls opening a local file on a loaded machine: the
+    /// demuxer's task pauses after it has listed the streams, before decodebin3 exposes any,
+    /// and nothing more happens (stack dumps of CI runs: qtdemux and matroskademux alike,
+    /// every thread waiting). The same pipeline started again opens the file.
+    static let localStallLimit = 5.0
+
+    /// How many times one open starts a stalled pipeline again.
+    static let maximumRestarts = 2
+
+    /// Opens `uri` as the public initialiser does; after `stallLimit` seconds without a word
+    /// from GStreamer while it waits for the streams, the pipeline is started again (at
+    /// most ``maximumRestarts`` times). Tests give 0 to restart each attempt that may be.
+    init(uri: String, streams: Streams, timeout: Double, maximumBitrate: Int?, readAhead: Double?, audioStreamID: String?,
+         stallLimit: Double?) throws(GStreamerError) {
         _ = GStreamer.initialised
         self.maximumBitrate = maximumBitrate
         self.readAhead = readAhead
@@ -109,7 +134,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
             guard let element, let context else { return }
             Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element)
         }, Unmanaged.passUnretained(self).toOpaque())
-        try start(timeout: timeout)
+        try open(timeout: timeout, stallLimit: stallLimit)
     }
 
     deinit {
@@ -118,13 +143,43 @@ public final class GStreamerDecoder: @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
 
+    /// Starts the pipeline, and again while it stalls (see ``localStallLimit``), until it
+    /// plays or `timeout` seconds have passed.
+    private func open(timeout: Double, stallLimit: Double?) throws(GStreamerError) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !start(timeout: timeout, deadline: deadline, stallLimit: restarts < Self.maximumRestarts ? stallLimit : nil) {
+            restart()
+        }
+    }
+
+    /// Stops a stalled pipeline and takes out what the attempt added, for a fresh start.
+    private func restart() {
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        let added = lock.withLock {
+            defer {
+                branchElements = []
+                (videoSink, audioSink, linkFailure, playingIDs) = (nil, nil, nil, [:])
+                (bufferingPercent, chosenVideoDecoder, adaptiveDemuxer) = (nil, nil, nil)
+            }
+            return branchElements
+        }
+        for element in added { gst_bin_remove(reel_gst_bin(pipeline), element) }
+        metadata = [:]
+        // The stopped attempt's messages are not this one's.
+        gst_bus_set_flushing(bus, 1)
+        gst_bus_set_flushing(bus, 0)
+        restarts += 1
+    }
+
     /// Opens the input (PAUSED), waits for the decoder's pads of the streams asked for
     /// that the input has (its stream collection says which), for the first buffers at
     /// every sink (the preroll), then plays. A pipeline has nothing to preroll until the
-    /// pads appear, so the state alone says nothing.
-    private func start(timeout: Double) throws(GStreamerError) {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// pads appear, so the state alone says nothing. Returns false, to be started again,
+    /// when GStreamer says nothing for `stallLimit` seconds before the pads appear.
+    private func start(timeout: Double, deadline: Date, stallLimit: Double?) throws(GStreamerError) -> Bool {
         if gst_element_set_state(pipeline, GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE { try failure("cannot open") }
+        var lastWord = Date()
+        var linkedBefore: Streams = []
         var present: Streams?
         // What the plug-in registry lacked for this input ("video/x-unknown decoder"): the
         // error that follows says only that data stopped flowing.
@@ -144,9 +199,12 @@ public final class GStreamerDecoder: @unchecked Sendable {
                 let stage = present.map { "gave no decoded \($0.intersection(wanted).subtracting(linked) == .audio ? "audio" : "video")" } ?? "listed no streams"
                 throw GStreamerError("GStreamer \(stage) within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut)
             }
+            if linked != linkedBefore { (lastWord, linkedBefore) = (Date(), linked) }
+            if let stallLimit, Date().timeIntervalSince(lastWord) >= stallLimit { return false }
             // Every message, told apart by its exact type: a mask of extended types (the
             // stream collection is one) lets others through.
             guard let message = gst_bus_timed_pop(bus, 20_000_000) else { continue }
+            lastWord = Date()
             let type = reel_gst_message_type(message)
             if type == GST_MESSAGE_ERROR {
                 if !missing.isEmpty {
@@ -186,5 +244,6 @@ public final class GStreamerDecoder: @unchecked Sendable {
         lock.withLock { collection = described }
         decodes = lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) }
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try failure("cannot play") }
+        return true
     }
 }

@@ -62,27 +62,14 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         /// A decoder of the input, decoding audio stream `audioStreamID` when given.
         func decoder(audioStreamID: String? = nil) throws -> GStreamerDecoder {
             let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
-            let deadline = Date().addingTimeInterval(timeout ?? 3600)
-            // A local file prerolls in well under a second, yet a CI run under full load saw
-            // GStreamer 1.22 stall one open of a local file past 15 s (not reproduced in 600
-            // tries since). Such a stall gets one fresh pipeline within the same overall wait.
-            var mayRetry = !GStreamerEngine.isNetwork(url) && (timeout ?? 3600) > GStreamerEngine.fileStallLimit
-            while true {
-                do {
-                    let attemptTimeout = mayRetry ? GStreamerEngine.fileStallLimit : max(deadline.timeIntervalSinceNow, 0)
-                    return try GStreamerDecoder(uri: uri, streams: streams, timeout: attemptTimeout, maximumBitrate: maximumBitrate,
-                                                readAhead: readAhead, audioStreamID: audioStreamID)
-                } catch where error.kind == .timedOut && mayRetry {
-                    mayRetry = false
-                } catch {
-                    throw GStreamerEngine.inputError(error, url: url, timeout: timeout)
-                }
+            do {
+                return try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600, maximumBitrate: maximumBitrate,
+                                            readAhead: readAhead, audioStreamID: audioStreamID)
+            } catch {
+                throw GStreamerEngine.inputError(error, url: url, timeout: timeout)
             }
         }
     }
-
-    /// How long a local file's open may stall before it is tried once more.
-    static let fileStallLimit = 5.0
 
     /// Whether `url` names a network input rather than a local file (a path or `file:`).
     private static func isNetwork(_ url: String) -> Bool {

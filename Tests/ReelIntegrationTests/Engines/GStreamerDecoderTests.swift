@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 import ReelFFmpeg
-import ReelGStreamer
+@testable import ReelGStreamer
 import Testing
 
 extension PlaybackTests {
@@ -35,6 +35,23 @@ extension PlaybackTests {
             #expect(hashes.count == 250 && hashes == expected.map(String.init))
             #expect(times.enumerated().allSatisfy { abs($1 - Double($0) * 0.04) < 0.0005 }, "ffmpeg's timestamps, from 0 at 25 fps: \(times.prefix(5))")
             #expect(abs((decoder.duration ?? 0) - 10) < 0.05)
+        }
+
+        /// A stalled open is started again (see `localStallLimit`): forced here, with no wait
+        /// for a word from GStreamer, the pipeline starts as many times as it may and then
+        /// decodes every picture as ffmpeg does, with only the last attempt's elements in it.
+        @Test func aStalledOpenStartsAgainAndDecodesEveryPicture() throws {
+            let clip = try Fixtures.seekable()
+            let decoder = try GStreamerDecoder(uri: uri(clip), streams: .video, timeout: 15, maximumBitrate: nil, readAhead: nil,
+                                               audioStreamID: nil, stallLimit: 0)
+            #expect(decoder.restarts == GStreamerDecoder.maximumRestarts)
+            // A queue, a converter, a caps filter and an appsink for the pictures; a fakesink for the sound.
+            #expect(decoder.branchElements.count == 5)
+            var hasher = FrameMD5()
+            var hashes: [String] = []
+            while let frame = try decoder.nextVideoFrame() { hashes.append(hasher.hash(frame)) }
+            let expected = try ffmpegHashes(clip, arguments: ["-map", "0:v", "-pix_fmt", "yuv420p"])
+            #expect(hashes.count == 250 && hashes == expected.map(String.init))
         }
 
         @Test func soundIsFFmpegsToTheBit() throws {

@@ -52,6 +52,25 @@ extension GStreamerDecoder {
         }
     }
 
+    /// How long an open waits past the preroll for the tags of audio streams it does not decode.
+    static let tagWait = 1.0
+
+    /// Waits until every audio stream `collection` lists has its tags (its language), when
+    /// it lists several, or until `deadline`. A stream's tags come with its first data, so
+    /// one not decoded may get them after the decoded ones have prerolled (seen under load:
+    /// the second language missing, and a player asked for French played English). A choice
+    /// among several audio streams needs them; a single one needs none.
+    static func awaitAudioTags(of collection: UnsafeMutablePointer<GstStreamCollection>, until deadline: Date) {
+        let audio = (0..<gst_stream_collection_get_size(collection)).compactMap { gst_stream_collection_get_stream(collection, $0) }
+            .filter { mediaType(of: $0) == .audio }
+        func hasTags(_ stream: UnsafeMutablePointer<GstStream>) -> Bool {
+            guard let tags = gst_stream_get_tags(stream) else { return false }
+            gst_tag_list_unref(tags)
+            return true
+        }
+        while audio.count > 1, audio.contains(where: { !hasTags($0) }), Date() < deadline { usleep(5_000) }
+    }
+
     /// The streams `collection` lists, in its order.
     static func describe(_ collection: UnsafeMutablePointer<GstStreamCollection>) -> [Stream] {
         (0..<gst_stream_collection_get_size(collection)).compactMap { index in

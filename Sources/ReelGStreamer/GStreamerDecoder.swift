@@ -93,7 +93,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// demuxer's task pauses after it has listed the streams, before decodebin3 exposes any,
     /// and nothing more happens (stack dumps of CI runs: qtdemux and matroskademux alike,
     /// every thread waiting). The same pipeline started again opens the file.
-    static let localStallLimit = 5.0
+    static let localStallLimit = 3.0
 
     /// How many times one open starts a stalled pipeline again.
     static let maximumRestarts = 2
@@ -240,6 +240,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
             gst_bus_post(bus, error)
             try failure("cannot open")
         }
+        if let latestCollection { Self.awaitAudioTags(of: latestCollection, until: min(deadline, Date().addingTimeInterval(Self.tagWait))) }
         let described = latestCollection.map(Self.describe) ?? []
         lock.withLock { collection = described }
         decodes = lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) }

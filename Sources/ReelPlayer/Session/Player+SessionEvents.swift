@@ -5,12 +5,16 @@ import ReelCore
 // become a reconnect, a fallback, the playlist's next item, or the player's own end.
 extension Player {
     func move(to next: PlayerState) {
-        let moved = lock.withLock { () -> Bool in
+        if enter(next) { continuation.yield(.stateChanged(next)) }
+    }
+
+    /// Makes `next` the state, if it may follow the current one; says whether it did.
+    private func enter(_ next: PlayerState) -> Bool {
+        lock.withLock {
             guard currentState != next, currentState.canMove(to: next) else { return false }
             currentState = next
             return true
         }
-        if moved { continuation.yield(.stateChanged(next)) }
     }
 
     func handle(_ event: PlayerEvent, generation expected: Int) {
@@ -28,8 +32,11 @@ extension Player {
         case .error(let error) where playsList:
             queuedItemFailed(error, generation: expected)
         case .endOfStream:
+            // Ended before anyone hears of it: a `play()` in answer to the event must find
+            // the player ended (and start again from the beginning), not still playing.
+            let ended = enter(.ended)
             continuation.yield(event)
-            move(to: .ended)
+            if ended { continuation.yield(.stateChanged(.ended)) }
         default:
             continuation.yield(event)
         }

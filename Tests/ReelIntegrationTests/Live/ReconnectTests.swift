@@ -41,7 +41,10 @@ extension ServerPlaybackTests {
             // keyframe has no video, and the input is opened again with 3 s of probing
             // (FLV makes its streams as their packets come; see Demuxer).
             #expect(resumes.allSatisfy { $0 < 3.5 }, "\(resumes)")
-            #expect(counts.last! == counts.first!, "\(counts)")
+            // A thread or a descriptor kept per cycle would add 4 by the fifth. One thread more
+            // than after the first can be a worker GCD keeps for a few seconds after the
+            // freed-memory trim ran on it (a loaded run saw 16 then 17).
+            #expect(counts.last!.threads <= counts.first!.threads + 1 && counts.last!.descriptors == counts.first!.descriptors, "\(counts)")
             player.interrupt()
             #expect(player.waitForExit(within: 10) && player.exitStatus == 0)
         }

@@ -73,8 +73,7 @@ extension Player {
             case .play?:
                 try? openQueuedItem(generation: expected, endsWhenExhausted: true)
             case .finish?:
-                continuation.yield(.endOfStream)
-                move(to: .ended)
+                endAndTell()
             case nil:
                 return
             }

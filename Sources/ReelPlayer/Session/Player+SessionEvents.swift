@@ -17,6 +17,14 @@ extension Player {
         }
     }
 
+    /// Ends the player, then says so: a `play()` in answer to `endOfStream` must find the
+    /// player ended (and start again from the beginning), not still playing.
+    func endAndTell() {
+        let ended = enter(.ended)
+        continuation.yield(.endOfStream)
+        if ended { continuation.yield(.stateChanged(.ended)) }
+    }
+
     func handle(_ event: PlayerEvent, generation expected: Int) {
         let (current, playsList) = lock.withLock { (generation == expected, queue != nil) }
         guard current else { return }
@@ -32,11 +40,7 @@ extension Player {
         case .error(let error) where playsList:
             queuedItemFailed(error, generation: expected)
         case .endOfStream:
-            // Ended before anyone hears of it: a `play()` in answer to the event must find
-            // the player ended (and start again from the beginning), not still playing.
-            let ended = enter(.ended)
-            continuation.yield(event)
-            if ended { continuation.yield(.stateChanged(.ended)) }
+            endAndTell()
         default:
             continuation.yield(event)
         }

@@ -69,7 +69,7 @@ extension PlaybackTests {
 
         /// `reel encode -o srt://` to `reel play srt://`, playing at the live edge.
         @Test(.timeLimit(.minutes(1))) func reelToReelOverSRTIsFast() throws {
-            let port = Int.random(in: 40_000..<50_000)
+            let port = LocalPorts.random()
             let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
                                                             "-o", "srt://127.0.0.1:\(port)?mode=listener&latency=20000"])
             defer { camera.stop() }
@@ -89,7 +89,7 @@ extension PlaybackTests {
         @Test(.timeLimit(.minutes(1))) func reelToReelOverRTPIsWithinAFrame() throws {
             let directory = try Paths.temporaryDirectory()
             let sdp = directory.appendingPathComponent("camera.sdp").path
-            let port = Int.random(in: 20_000..<30_000) * 2
+            let port = LocalPorts.random()
             let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
                                                             "-o", "rtp://127.0.0.1:\(port)", "--sdp", sdp])
             defer { camera.stop() }

@@ -48,7 +48,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(2))) func aPausedStreamCatchesUpAtATenthFasterWithItsPitchKept() async throws {
-            let port = Int.random(in: 40_000..<50_000)
+            let port = LocalPorts.random()
             let sender = try liveSource(port: port, seconds: 45)
             defer { sender.stop() }
             let directory = try Paths.temporaryDirectory()
@@ -121,7 +121,7 @@ extension PlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(1))) func farBehindJumpsAheadToTheTargetAtOnce() async throws {
-            let port = Int.random(in: 40_000..<50_000)
+            let port = LocalPorts.random()
             let sender = try liveSource(port: port, seconds: 30)
             defer { sender.stop() }
             var configuration = Player.Configuration()

@@ -27,7 +27,7 @@ extension ServerPlaybackTests {
                 log = try Paths.temporaryDirectory().appendingPathComponent("rtsp-server.log").path
                 requestLog = try Paths.temporaryDirectory().appendingPathComponent("rtsp-requests.log").path
                 for _ in 0..<5 {
-                    if try start(on: Int.random(in: 20_000..<40_000) & ~1) { return }
+                    if try start(on: LocalPorts.random()) { return }
                 }
                 throw TestSetupError("the RTSP server did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             }

@@ -9,7 +9,7 @@ extension ServerPlaybackTests {
             framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.drop { $0 == " " } }
         }
 
-        private func port() -> Int { Int.random(in: 40_000..<50_000) }
+        private func port() -> Int { LocalPorts.random() }
 
         /// ffmpeg sending `file` twice in real time as MPEG-TS to `url`: the first copy is
         /// compared, whatever the close of the connection does to the last packets (SRT's

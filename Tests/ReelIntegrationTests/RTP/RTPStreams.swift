@@ -41,7 +41,7 @@ enum RTPStreams {
     /// An even UDP port on loopback, with the odd one after it, that nothing holds now.
     static func freePortPair() throws -> Int {
         for _ in 0..<50 {
-            let port = Int.random(in: 20_000..<60_000) & ~1
+            let port = LocalPorts.random()
             if isFree(port) && isFree(port + 1) { return port }
         }
         throw TestSetupError("no free UDP port pair")

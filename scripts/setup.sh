@@ -17,6 +17,7 @@ packages=(
   tshark                # Wireshark's dissectors read what went on the wire (RTCP)
   zsh fish              # the shells whose completion scripts the tests load
   mpv                   # the playback benchmark's peer
+  gdb                   # the threads of a hung test process, printed before it is stopped
   nginx-light libnginx-mod-rtmp   # a real RTMP server for the input tests
   python3-gi gir1.2-gst-rtsp-server-1.0   # a real RTSP server (gst-rtsp-server) for the live input tests
   libsrtp2-dev          # SRTP and SRTCP for the RTP receiver

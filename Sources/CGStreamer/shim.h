@@ -43,6 +43,11 @@ static inline gulong reel_gst_connect_select_stream(GstElement *element, reel_gs
     return g_signal_connect_data(element, "select-stream", G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
 }
 
+/// Disconnects every signal handler of `instance` connected with `data`.
+static inline guint reel_g_signal_disconnect_by_data(gpointer instance, gpointer data) {
+    return g_signal_handlers_disconnect_by_data(instance, data);
+}
+
 static inline guint reel_g_object_get_uint(gpointer object, const char *name) { guint value = 0; g_object_get(object, name, &value, NULL); return value; }
 
 /// `deep-element-added` of a bin: `callback(bin, sub_bin, element, data)` for every element

@@ -5,9 +5,10 @@ import ReelCore
 // Building the pipeline as GStreamer's streaming threads announce pads and elements: an
 // appsink branch per stream asked for, the video decoder and adaptive demuxer noted.
 extension GStreamerDecoder {
-    /// A decoded pad appeared (streaming thread): the first video and audio pads asked for
-    /// get a converter and an appsink, the others a fakesink.
-    func link(_ pad: UnsafeMutablePointer<GstPad>) {
+    /// A decoded pad of `source` appeared (streaming thread): the first video and audio pads
+    /// asked for get a converter and an appsink, the others a fakesink. A pad of a stalled
+    /// pipeline, left for a new one, is left alone.
+    func link(_ pad: UnsafeMutablePointer<GstPad>, from source: UnsafeMutablePointer<GstElement>) {
         guard let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil) else { return }
         defer { gst_caps_unref(caps) }
         guard let structure = gst_caps_get_structure(caps, 0) else { return }
@@ -16,6 +17,8 @@ extension GStreamerDecoder {
         let output: String?
         var isVideo = false
         lock.lock()
+        guard isCurrent(source) else { return lock.unlock() }
+        let pipeline = self.pipeline
         // Each branch starts with a queue: without one, a CI run under full load twice saw
         // an open wait past its 15 s (the branch ran on decodebin3's own stream thread).
         if kind.hasPrefix("video/"), wanted.contains(.video), videoSink == nil {
@@ -33,7 +36,7 @@ extension GStreamerDecoder {
         var elements: [UnsafeMutablePointer<GstElement>] = []
         for name in branch {
             guard let element = gst_element_factory_make(name, nil) else {
-                lock.withLock { linkFailure = "no \(name) element" }
+                lock.withLock { if isCurrent(source) { linkFailure = "no \(name) element" } }
                 return
             }
             elements.append(element)
@@ -41,7 +44,7 @@ extension GStreamerDecoder {
         for element in elements {
             gst_bin_add(reel_gst_bin(pipeline), element)
         }
-        lock.withLock { branchElements += elements }
+        lock.withLock { if isCurrent(source) { branchElements += elements } }
         if let output, let capsfilter = elements.first(where: { elementName($0).hasPrefix("capsfilter") }), let filterCaps = gst_caps_from_string(output) {
             reel_g_object_set_caps(capsfilter, "caps", filterCaps)
             gst_caps_unref(filterCaps)
@@ -55,14 +58,14 @@ extension GStreamerDecoder {
             reel_g_object_set_boolean(sink, "async", 0)
         }
         for (upstream, downstream) in zip(elements, elements.dropFirst()) where gst_element_link(upstream, downstream) == 0 {
-            lock.withLock { linkFailure = "cannot link \(elementName(upstream)) to \(elementName(downstream))" }
+            lock.withLock { if isCurrent(source) { linkFailure = "cannot link \(elementName(upstream)) to \(elementName(downstream))" } }
             return
         }
         for element in elements { gst_element_sync_state_with_parent(element) }
         guard let sinkPad = gst_element_get_static_pad(elements[0], "sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
         if gst_pad_link(pad, sinkPad) != GST_PAD_LINK_OK {
-            lock.withLock { linkFailure = "cannot link the decoder's \(kind) pad" }
+            lock.withLock { if isCurrent(source) { linkFailure = "cannot link the decoder's \(kind) pad" } }
             return
         }
         // Streams not decoded are remembered too: a selection keeps them, as it found them.
@@ -72,6 +75,7 @@ extension GStreamerDecoder {
         } ?? nil
         let type: MediaType? = kind.hasPrefix("video/") ? .video : kind.hasPrefix("audio/") ? .audio : nil
         lock.withLock {
+            guard isCurrent(source) else { return }
             if let type, playingIDs[type] == nil { playingIDs[type] = streamID }
             guard output != nil else { return }
             if isVideo { videoSink = sink } else { audioSink = sink }
@@ -94,10 +98,11 @@ extension GStreamerDecoder {
         return Int(reel_g_object_get_uint(UnsafeMutableRawPointer(demuxer), "current-bandwidth"))
     }
 
-    /// An element was added somewhere in the pipeline (a streaming thread): the first video
+    /// An element was added somewhere in `pipeline` (a streaming thread): the first video
     /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap
-    /// and the read-ahead bound.
-    func noteDecoder(_ element: UnsafeMutablePointer<GstElement>) {
+    /// and the read-ahead bound. A stalled pipeline's are not.
+    func noteDecoder(_ element: UnsafeMutablePointer<GstElement>, in pipeline: UnsafeMutableRawPointer) {
+        guard lock.withLock({ UnsafeMutableRawPointer(self.pipeline) == pipeline }) else { return }
         guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
         let kinds = String(cString: klass)
         if kinds.contains("Demuxer/Adaptive") {

@@ -30,10 +30,11 @@ public final class GStreamerDecoder: @unchecked Sendable {
         }
     }
 
-    let pipeline: UnsafeMutablePointer<GstElement>
-    let bus: UnsafeMutablePointer<GstBus>
+    /// The pipeline and its bus (a new pair for each start of a stalled open, under `lock`).
+    private(set) var pipeline: UnsafeMutablePointer<GstElement>
+    private(set) var bus: UnsafeMutablePointer<GstBus>
     /// `uridecodebin3`, which takes the stream selections.
-    let source: UnsafeMutablePointer<GstElement>
+    private(set) var source: UnsafeMutablePointer<GstElement>
     let wanted: Streams
     let lock = NSLock()
     /// Made on GStreamer's streaming thread when the decoder's pads appear.
@@ -68,9 +69,9 @@ public final class GStreamerDecoder: @unchecked Sendable {
     var chosenVideoDecoder: (name: String, isHardware: Bool)?
     /// The adaptive demuxer (`hlsdemux2`, `dashdemux2`) when the input is an adaptive stream.
     var adaptiveDemuxer: UnsafeMutablePointer<GstElement>?
-    /// The elements ``link(_:)`` added, removed when a stalled open starts again.
+    /// The elements ``link(_:from:)`` added to the pipeline.
     var branchElements: [UnsafeMutablePointer<GstElement>] = []
-    /// How many times the open started a stalled pipeline again.
+    /// How many stalled pipelines the open left for a new one.
     public private(set) var restarts = 0
 
     /// Opens `uri` and waits up to `timeout` seconds for its first pictures and sound
@@ -83,58 +84,33 @@ public final class GStreamerDecoder: @unchecked Sendable {
     public convenience init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, readAhead: Double? = nil,
                             audioStreamID: String? = nil) throws(GStreamerError) {
         try self.init(uri: uri, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead,
-                      audioStreamID: audioStreamID, stallLimit: uri.lowercased().hasPrefix("file:") ? Self.localStallLimit : nil)
+                      audioStreamID: audioStreamID, forcedRestarts: 0)
     }
 
     /// How long the open of a local file may go without a word from GStreamer (a message
-    /// on the bus, a stream linked) before the pipeline is started again.
+    /// on the bus, a stream linked) before a new pipeline takes over.
     ///
     /// GStreamer 1.22 now and then stalls opening a local file on a loaded machine: the
     /// demuxer's task pauses after it has listed the streams, before decodebin3 exposes any,
     /// and nothing more happens (stack dumps of CI runs: qtdemux and matroskademux alike,
-    /// every thread waiting). The same pipeline started again opens the file.
+    /// every thread waiting). A new pipeline opens the file.
     static let localStallLimit = 3.0
 
-    /// How many times one open starts a stalled pipeline again.
+    /// How many times one open leaves a stalled pipeline for a new one.
     static let maximumRestarts = 2
 
-    /// Opens `uri` as the public initialiser does; after `stallLimit` seconds without a word
-    /// from GStreamer while it waits for the streams, the pipeline is started again (at
-    /// most ``maximumRestarts`` times). Tests give 0 to restart each attempt that may be.
+    /// Opens `uri` as the public initialiser does, after leaving the first `forcedRestarts`
+    /// pipelines for new ones as soon as they start (for tests: as a stall would).
     init(uri: String, streams: Streams, timeout: Double, maximumBitrate: Int?, readAhead: Double?, audioStreamID: String?,
-         stallLimit: Double?) throws(GStreamerError) {
+         forcedRestarts: Int) throws(GStreamerError) {
         _ = GStreamer.initialised
         self.maximumBitrate = maximumBitrate
         self.readAhead = readAhead
         self.audioStreamID = audioStreamID
-        guard let pipeline = gst_pipeline_new("reel"), let bus = gst_element_get_bus(pipeline) else { throw GStreamerError("cannot make a pipeline") }
-        self.pipeline = pipeline
-        self.bus = bus
         wanted = streams
-        guard let source = gst_element_factory_make("uridecodebin3", "source") else {
-            throw GStreamerError("no uridecodebin3 element (GStreamer's base plug-ins, 1.22 or later)")
-        }
-        self.source = source
-        reel_g_object_set_string(source, "uri", uri)
-        // A network input's buffer reports how full it is (BUFFERING messages); the player's
-        // shell, not GStreamer, still decides when playback waits for it.
-        if !uri.lowercased().hasPrefix("file:") { reel_g_object_set_boolean(source, "use-buffering", 1) }
-        gst_bin_add(reel_gst_bin(pipeline), source)
-        reel_gst_connect_pad_added(source, { element, pad, context in
-            guard let pad, let context else { return }
-            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().link(pad)
-        }, Unmanaged.passUnretained(self).toOpaque())
-        if audioStreamID != nil {
-            reel_gst_connect_select_stream(source, { _, _, stream, context in
-                guard let stream, let context else { return -1 }
-                return Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().selects(stream)
-            }, Unmanaged.passUnretained(self).toOpaque())
-        }
-        reel_gst_connect_deep_element_added(pipeline, { _, _, element, context in
-            guard let element, let context else { return }
-            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element)
-        }, Unmanaged.passUnretained(self).toOpaque())
-        try open(timeout: timeout, stallLimit: stallLimit)
+        (pipeline, bus, source) = try Self.assemble(uri: uri)
+        connectSignals()
+        try open(uri: uri, timeout: timeout, forcedRestarts: forcedRestarts)
     }
 
     deinit {
@@ -143,32 +119,80 @@ public final class GStreamerDecoder: @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
 
-    /// Starts the pipeline, and again while it stalls (see ``localStallLimit``), until it
-    /// plays or `timeout` seconds have passed.
-    private func open(timeout: Double, stallLimit: Double?) throws(GStreamerError) {
+    /// A pipeline of one `uridecodebin3` reading `uri`; its bus; the `uridecodebin3`.
+    private static func assemble(uri: String) throws(GStreamerError)
+        -> (UnsafeMutablePointer<GstElement>, UnsafeMutablePointer<GstBus>, UnsafeMutablePointer<GstElement>) {
+        guard let pipeline = gst_pipeline_new("reel") else { throw GStreamerError("cannot make a pipeline") }
+        guard let bus = gst_element_get_bus(pipeline) else {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw GStreamerError("cannot make a pipeline")
+        }
+        guard let source = gst_element_factory_make("uridecodebin3", "source") else {
+            gst_object_unref(UnsafeMutableRawPointer(bus))
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw GStreamerError("no uridecodebin3 element (GStreamer's base plug-ins, 1.22 or later)")
+        }
+        reel_g_object_set_string(source, "uri", uri)
+        // A network input's buffer reports how full it is (BUFFERING messages); the player's
+        // shell, not GStreamer, still decides when playback waits for it.
+        if !uri.lowercased().hasPrefix("file:") { reel_g_object_set_boolean(source, "use-buffering", 1) }
+        gst_bin_add(reel_gst_bin(pipeline), source)
+        return (pipeline, bus, source)
+    }
+
+    /// The streaming threads' callbacks of the pipeline into this decoder. They name the
+    /// element they come from, and ``link(_:from:)`` and ``noteDecoder(_:in:)`` ignore a
+    /// stalled pipeline's.
+    private func connectSignals() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        reel_gst_connect_pad_added(source, { element, pad, context in
+            guard let element, let pad, let context else { return }
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().link(pad, from: element)
+        }, context)
+        if audioStreamID != nil {
+            reel_gst_connect_select_stream(source, { _, _, stream, context in
+                guard let stream, let context else { return -1 }
+                return Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().selects(stream)
+            }, context)
+        }
+        reel_gst_connect_deep_element_added(pipeline, { bin, _, element, context in
+            guard let bin, let element, let context else { return }
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element, in: UnsafeMutableRawPointer(bin))
+        }, context)
+    }
+
+    /// Whether `source` is the `uridecodebin3` of the pipeline started last (under `lock`).
+    func isCurrent(_ source: UnsafeMutablePointer<GstElement>) -> Bool { source == self.source }
+
+    /// Starts the pipeline, and a new one while it stalls (see ``localStallLimit``), until
+    /// one plays or `timeout` seconds have passed.
+    private func open(uri: String, timeout: Double, forcedRestarts: Int) throws(GStreamerError) {
         let deadline = Date().addingTimeInterval(timeout)
-        while try !start(timeout: timeout, deadline: deadline, stallLimit: restarts < Self.maximumRestarts ? stallLimit : nil) {
-            restart()
+        let stallLimit = uri.lowercased().hasPrefix("file:") ? Self.localStallLimit : nil
+        while true {
+            let limit = restarts < forcedRestarts ? 0 : restarts - forcedRestarts < Self.maximumRestarts ? stallLimit : nil
+            if try start(timeout: timeout, deadline: deadline, stallLimit: limit) { return }
+            try restart(uri: uri)
         }
     }
 
-    /// Stops a stalled pipeline and takes out what the attempt added, for a fresh start.
-    private func restart() {
-        gst_element_set_state(pipeline, GST_STATE_NULL)
-        let added = lock.withLock {
-            defer {
-                branchElements = []
-                (videoSink, audioSink, linkFailure, playingIDs) = (nil, nil, nil, [:])
-                (bufferingPercent, chosenVideoDecoder, adaptiveDemuxer) = (nil, nil, nil)
-            }
-            return branchElements
+    /// Leaves a stalled pipeline for a new one, and forgets what the stalled one added.
+    private func restart(uri: String) throws(GStreamerError) {
+        let fresh = try Self.assemble(uri: uri)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        reel_g_signal_disconnect_by_data(source, context)
+        reel_g_signal_disconnect_by_data(pipeline, context)
+        let stalled = AbandonedPipeline(pipeline: pipeline, bus: bus)
+        lock.withLock {
+            (pipeline, bus, source) = fresh
+            branchElements = []
+            (videoSink, audioSink, linkFailure, playingIDs) = (nil, nil, nil, [:])
+            (bufferingPercent, chosenVideoDecoder, adaptiveDemuxer) = (nil, nil, nil)
         }
-        for element in added { gst_bin_remove(reel_gst_bin(pipeline), element) }
+        connectSignals()
         metadata = [:]
-        // The stopped attempt's messages are not this one's.
-        gst_bus_set_flushing(bus, 1)
-        gst_bus_set_flushing(bus, 0)
         restarts += 1
+        stalled.stopOnItsOwnThread()
     }
 
     /// Opens the input (PAUSED), waits for the decoder's pads of the streams asked for

@@ -25,6 +25,30 @@ if (($#)); then exec "${swift_test[@]}" "$@"; fi
 # whatever `nice` it was started with (seen in ps: the lines below all ran at 0).
 bundle=("$(swift build -c release --show-bin-path)/ReelPackageTests.xctest" --testing-library swift-testing)
 export NO_COLOR=1
+# A test process still running after this many seconds has hung (each takes minutes): its
+# threads' stacks are printed and it is stopped, so that a hang is a red run that shows
+# where, not a CI timeout that shows nothing.
+limit=${REEL_TEST_PROCESS_LIMIT:-1200}
+# tests NICENESS [test bundle arguments]
+tests() {
+  local niceness=$1
+  shift
+  nice -n "$niceness" "${bundle[@]}" "$@" &
+  local pid=$!
+  (
+    sleep "$limit" </dev/null >/dev/null 2>&1
+    kill -0 "$pid" 2>/dev/null || exit 0
+    echo "run-suite: a test process ($*) still ran after $limit s; its threads:"
+    gdb -p "$pid" -batch -ex "thread apply all bt" 2>&1 | grep -aE "^(Thread|#)" | grep -av " in ?? ()"
+    kill -9 "$pid"
+  ) 2>/dev/null &
+  local watcher=$!
+  local status=0
+  wait "$pid" || status=$?
+  pkill -P "$watcher" sleep 2>/dev/null
+  wait "$watcher" 2>/dev/null
+  return "$status"
+}
 others=$(mktemp) servers=$(mktemp)
 trap 'rm -f "$others" "$servers"' EXIT
 units='^ReelPlayerTests\.'
@@ -32,17 +56,17 @@ chain='^ReelIntegrationTests\.PlaybackTests/'
 light='^ReelIntegrationTests\.LightPlaybackTests/'
 server='^ReelIntegrationTests\.ServerPlaybackTests/'
 status=0
-"${bundle[@]}" --filter "$units" || status=$?
+tests 0 --filter "$units" || status=$?
 (
   status=0
-  nice -n 5 "${bundle[@]}" --skip "$units" --skip "$chain" --skip "$light" --skip "$server" || status=$?
-  nice -n 5 "${bundle[@]}" --filter "$light" || status=$?
+  tests 5 --skip "$units" --skip "$chain" --skip "$light" --skip "$server" || status=$?
+  tests 5 --filter "$light" || status=$?
   exit "$status"
 ) >"$others" 2>&1 &
 beside=$!
-nice -n 5 "${bundle[@]}" --filter "$server" >"$servers" 2>&1 &
+tests 5 --filter "$server" >"$servers" 2>&1 &
 serving=$!
-"${bundle[@]}" --filter "$chain" || status=$?
+tests 0 --filter "$chain" || status=$?
 wait "$beside" || status=$?
 wait "$serving" || status=$?
 echo "run-suite: the suites run beside the real-time chain:"

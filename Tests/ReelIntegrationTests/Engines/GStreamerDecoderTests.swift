@@ -37,14 +37,16 @@ extension PlaybackTests {
             #expect(abs((decoder.duration ?? 0) - 10) < 0.05)
         }
 
-        /// A stalled open is started again (see `localStallLimit`): forced here, with no wait
-        /// for a word from GStreamer, the pipeline starts as many times as it may and then
-        /// decodes every picture as ffmpeg does, with only the last attempt's elements in it.
+        /// A stalled open is left for a new pipeline (see `localStallLimit`): forced here twice,
+        /// each pipeline left as soon as it starts (while its type finder may still be at
+        /// work: stopping it then can deadlock GStreamer, so the open must not wait for that),
+        /// the third decodes every picture as ffmpeg does, with only its own elements in it.
         @Test func aStalledOpenStartsAgainAndDecodesEveryPicture() throws {
             let clip = try Fixtures.seekable()
             let decoder = try GStreamerDecoder(uri: uri(clip), streams: .video, timeout: 15, maximumBitrate: nil, readAhead: nil,
-                                               audioStreamID: nil, stallLimit: 0)
-            #expect(decoder.restarts == GStreamerDecoder.maximumRestarts)
+                                               audioStreamID: nil, forcedRestarts: 2)
+            // A stall of GStreamer's own (now and then under load) adds one.
+            #expect((2...2 + GStreamerDecoder.maximumRestarts).contains(decoder.restarts))
             // A queue, a converter, a caps filter and an appsink for the pictures; a fakesink for the sound.
             #expect(decoder.branchElements.count == 5)
             var hasher = FrameMD5()

@@ -61,6 +61,8 @@ extension GStreamerDecoder {
             lock.withLock { if isCurrent(source) { linkFailure = "cannot link \(elementName(upstream)) to \(elementName(downstream))" } }
             return
         }
+        // A stalled pipeline being stopped takes no elements to PAUSED.
+        guard lock.withLock({ isCurrent(source) }) else { return }
         for element in elements { gst_element_sync_state_with_parent(element) }
         guard let sinkPad = gst_element_get_static_pad(elements[0], "sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
@@ -100,9 +102,8 @@ extension GStreamerDecoder {
 
     /// An element was added somewhere in `pipeline` (a streaming thread): the first video
     /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap
-    /// and the read-ahead bound. A stalled pipeline's are not.
+    /// and the read-ahead bound. A stalled pipeline's are not remembered.
     func noteDecoder(_ element: UnsafeMutablePointer<GstElement>, in pipeline: UnsafeMutableRawPointer) {
-        guard lock.withLock({ UnsafeMutableRawPointer(self.pipeline) == pipeline }) else { return }
         guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
         let kinds = String(cString: klass)
         if kinds.contains("Demuxer/Adaptive") {
@@ -112,12 +113,12 @@ extension GStreamerDecoder {
                 reel_g_object_set_uint64(UnsafeMutableRawPointer(element), "max-buffering-time", nanoseconds)
                 reel_g_object_set_uint64(UnsafeMutableRawPointer(element), "high-watermark-time", nanoseconds)
             }
-            lock.withLock { adaptiveDemuxer = element }
+            lock.withLock { if isCurrent(pipeline: pipeline) { adaptiveDemuxer = element } }
             return
         }
         guard kinds.contains("Decoder"), kinds.contains("Video"), let name = gst_object_get_name(reel_gst_object(UnsafeMutableRawPointer(factory))) else { return }
         defer { g_free(name) }
         let decoder = (String(cString: name), kinds.contains("Hardware"))
-        lock.withLock { if chosenVideoDecoder == nil { chosenVideoDecoder = decoder } }
+        lock.withLock { if isCurrent(pipeline: pipeline), chosenVideoDecoder == nil { chosenVideoDecoder = decoder } }
     }
 }

@@ -164,6 +164,9 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// Whether `source` is the `uridecodebin3` of the pipeline started last (under `lock`).
     func isCurrent(_ source: UnsafeMutablePointer<GstElement>) -> Bool { source == self.source }
 
+    /// Whether `pipeline` is the pipeline started last (under `lock`).
+    func isCurrent(pipeline: UnsafeMutableRawPointer) -> Bool { pipeline == UnsafeMutableRawPointer(self.pipeline) }
+
     /// Starts the pipeline, and a new one while it stalls (see ``localStallLimit``), until
     /// one plays or `timeout` seconds have passed.
     private func open(uri: String, timeout: Double, forcedRestarts: Int) throws(GStreamerError) {
@@ -182,7 +185,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         reel_g_signal_disconnect_by_data(source, context)
         reel_g_signal_disconnect_by_data(pipeline, context)
-        let stalled = AbandonedPipeline(pipeline: pipeline, bus: bus)
+        let stalled = AbandonedPipeline(pipeline: pipeline, bus: bus, owner: self)
         lock.withLock {
             (pipeline, bus, source) = fresh
             branchElements = []

@@ -35,18 +35,23 @@ tests() {
   shift
   nice -n "$niceness" "${bundle[@]}" "$@" &
   local pid=$!
+  # A watcher that looks every second (a single long sleep would outlive a quick process
+  # and hold this function for the whole limit).
   (
-    sleep "$limit" </dev/null >/dev/null 2>&1
-    kill -0 "$pid" 2>/dev/null || exit 0
+    for ((second = 0; second < limit; second++)); do
+      kill -0 "$pid" 2>/dev/null || exit 0
+      sleep 1
+    done
     echo "run-suite: a test process ($*) still ran after $limit s; its threads:"
-    gdb -p "$pid" -batch -ex "thread apply all bt" 2>&1 | grep -aE "^(Thread|#)" | grep -av " in ?? ()"
+    gdb -p "$pid" -batch -ex "thread apply all bt" 2>&1 | grep -aE "^(Thread|#)|ptrace|denied|[Ee]rror" | grep -av " in ?? ()"
+    # Its children too (servers, senders), which could hold this run's output open.
+    pkill -9 -P "$pid"
     kill -9 "$pid"
-  ) 2>/dev/null &
+  ) </dev/null &
   local watcher=$!
   local status=0
   wait "$pid" || status=$?
-  pkill -P "$watcher" sleep 2>/dev/null
-  wait "$watcher" 2>/dev/null
+  wait "$watcher"
   return "$status"
 }
 others=$(mktemp) servers=$(mktemp)

@@ -174,7 +174,10 @@ extension PlaybackTests {
             #expect(top.map { $0.pts <= 6 } == true, "the first 720p picture at \(top?.pts ?? -1) s")
             #expect(free.shown.count >= 240, "\(free.shown.count) of 250 pictures shown")
             #expect(variants(free.events).last?.height == 720 && variants(free.events).allSatisfy { ($0.bandwidth ?? 0) > 0 }, "\(variants(free.events))")
-            #expect(free.statistics.variant == "1280x720" && (free.statistics.adaptiveBandwidth ?? 0) > 3_000_000, "\(free.statistics.variant ?? "none")")
+            // The demuxer's measure now, not when it switched: under load (a flake hunt) it fell
+            // below the top variant's rate once the buffer was full, so only that it is read.
+            #expect(free.statistics.variant == "1280x720" && (free.statistics.adaptiveBandwidth ?? 0) > 0,
+                    "\(free.statistics.variant ?? "none"), \(free.statistics.adaptiveBandwidth ?? 0) bits/s")
             let filling = free.events.compactMap { if case .bufferingProgress(let percent) = $0 { percent } else { nil } }
             #expect(!filling.isEmpty && filling.allSatisfy { (0...100).contains($0) }, "GStreamer's buffering percentages: \(filling)")
 

@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
-# Glass-to-glass latency, protocol by protocol, in one run: `reel encode --camera
-# 1280x720@30 --timecode` (2 Mbit/s, a keyframe a second, no B-frames) publishes; Reel
-# (`reel play --measure-latency --latency 0`), ffmpeg (`-fflags nobuffer -flags low_delay`,
-# y4m into `reel latency`) and GStreamer (a pipeline into `reel latency`) watch it, one
-# after the other, each from a fresh publisher, for SECONDS (default 10) after a 3 s warm-up.
-# Prints p50 / p95 in milliseconds and Reel's untimed p50 over ffmpeg's (both hand each
-# picture on as it is decoded). Servers on loopback:
+# Glass-to-glass latency, protocol by protocol, on one ruler. `reel encode --camera
+# 1280x720@30 --timecode` (2 Mbit/s, a keyframe a second, no B-frames) publishes; each
+# viewer watches from a fresh publisher for SECONDS (default 10) after a 3 s warm-up:
+# - Reel on the clock: `reel play --measure-latency --latency 0`, what a viewer sees (the
+#   absolute targets apply here);
+# - Reel through the pipe: `reel play --untimed --latency 0 --tap y4m:/dev/stdout | reel
+#   latency`, each picture as decoded through the same y4m pipe and reader as the peers:
+#   the row "as fast as the peers" is judged on;
+# - ffmpeg (`-fflags nobuffer -flags low_delay`), and ffmpeg at its lowest (also
+#   `-max_delay 0`, and `-reorder_queue_size 0` where RTP is read), y4m into `reel latency`;
+# - GStreamer, a pipeline writing y4m into `reel latency`.
+# Every viewer is measured RUNS times (default 3), the order of viewers turning by one each
+# run; the table gives the median p50 / p95 in milliseconds and the pictures read,
+# unreadable and dropped (never came: gaps in the capture times) over all runs.
+# Servers on loopback:
 # nginx-rtmp (RTMP in, HLS out), gst-rtsp-server relaying the camera's RTP (depayloaded and
 # payloaded again: its own few milliseconds are in the RTSP rows), SRT listener.
-# Two control rows carry the SRT row's MPEG-TS over plain UDP: `ts` as sent, and `ts+20ms`
-# through a delay line that holds each datagram 20 ms, SRT's latency without SRT. Camera and
-# players share this machine's cores, so a fixed delay can cost more than itself (it moves
-# the player's decoding onto the camera's next encode); SRT is compared with `ts+20ms`.
+# Control rows carry the SRT row's MPEG-TS over plain UDP: `ts` as sent, and `ts+20ms`
+# through a delay line that holds each datagram 20 ms, SRT's latency without SRT (in Python;
+# `ts+20ms-c` through the same line in C, which shows what the Python line itself costs).
+# Camera and players share this machine's cores, so a fixed delay can cost more than itself
+# (it moves the player's decoding onto the camera's next encode); SRT is compared with
+# `ts+20ms`.
 #   bash scripts/bench-latency.sh            # all rows
-#   ROWS="rtp srt" bash scripts/bench-latency.sh
+#   ROWS="rtp srt" RUNS=5 bash scripts/bench-latency.sh
 source "$(dirname "$0")/lib/bench-common.sh"
 measure=${SECONDS_PER_ROW:-10}
+runs=${RUNS:-3}
 warmup=3
-rows=${ROWS:-rtp rtsp-udp rtsp-tcp srt ts ts+20ms rtmp hls}
+rows=${ROWS:-rtp rtsp-udp rtsp-tcp srt ts ts+20ms ts+20ms-c rtmp hls}
 reel=$PWD/.build/release/reel
 dir=$(mktemp -d)
 children=()
@@ -50,14 +61,15 @@ start_camera() {
 }
 stop_camera() { kill "$camera_pid" 2>/dev/null || true; wait "$camera_pid" 2>/dev/null || true; sleep 0.5; }
 
-# "p50 p95" in ms from a LatencySummary's JSON on standard input, or "- -".
+# "p50 p95 pictures unreadable dropped" (milliseconds, counts) from a LatencySummary's
+# JSON on standard input, or "- - 0 0 0".
 figures() { python3 -c '
 import json, sys
 try:
     s = json.load(sys.stdin); s = s.get("statistics", {}).get("glass_to_glass", s)
-    print("%.1f %.1f" % (s["p50"] * 1000, s["p95"] * 1000))
+    print("%.1f %.1f %d %d %d" % (s["p50"] * 1000, s["p95"] * 1000, s["pictures"], s["unreadable"], s.get("dropped", 0)))
 except Exception:
-    print("- -")'; }
+    print("- - 0 0 0")'; }
 
 reel_row() {  # URL [reel play options...]
   local url=$1; shift
@@ -67,6 +79,9 @@ pipe_row() {  # COMMAND writing y4m
   { timeout -s INT $((warmup + measure + 12)) bash -c "$1 2>/dev/null | '$reel' latency --warmup $warmup --duration $((warmup + measure))" 2>/dev/null || true; } | figures
 }
 ffmpeg_in="ffmpeg -v error -nostdin -fflags nobuffer -flags low_delay"
+ffmpeg_lowest="$ffmpeg_in -max_delay 0"
+# Reel's pictures as decoded, through the pipe the peers write to.
+reel_pipe() { printf "%q " "$reel" play --headless --untimed --latency 0 --tap y4m:/dev/stdout "$@"; }
 
 # gst-rtsp-server relaying the camera's RTP (its parameter sets from the camera's SDP).
 if [[ " $rows " == *" rtsp-"* ]]; then
@@ -76,74 +91,110 @@ if [[ " $rows " == *" rtsp-"* ]]; then
   sleep 1.5
 fi
 
-# One measurement from a fresh camera publishing with the row's arguments: reel URL OPTIONS…
-# (timed), untimed URL OPTIONS… (frames shown as they are decoded, as the pipes below
-# hand them on), or pipe COMMAND.
+# One measurement from a fresh camera publishing with the row's arguments: clock URL
+# OPTIONS… (Reel's in-process meter), or pipe COMMAND (y4m into `reel latency`).
 measure_with() {
   local kind=$1; shift
   start_camera "${camera_args[@]}"
   case $kind in
-    reel) reel_row "$@" ;;
-    untimed) reel_row "$@" --untimed ;;
+    clock) reel_row "$@" ;;
     pipe) pipe_row "$1" ;;
   esac
   stop_camera
 }
 
-declare -A table
+viewers=(clock reel-pipe ffmpeg ffmpeg-lowest gstreamer)
+# One viewer's measurement for the row set up below.
+measure_viewer() {
+  case $1 in
+    clock) measure_with clock "${reel_args[@]}" ;;
+    reel-pipe) measure_with pipe "$(reel_pipe "${reel_args[@]}")" ;;
+    ffmpeg) measure_with pipe "$ffmpeg_cmd" ;;
+    ffmpeg-lowest) measure_with pipe "$ffmpeg_lowest_cmd" ;;
+    gstreamer) measure_with pipe "$gst_cmd" ;;
+  esac
+}
+
 for row in $rows; do
   echo "bench: $row" >&2
   case $row in
     rtp)
       sdp=$dir/camera.sdp; camera_args=(-o rtp://127.0.0.1:$((port + 20)) --sdp "$sdp"); reel_args=("$sdp")
-      ffmpeg_cmd="$ffmpeg_in -protocol_whitelist file,udp,rtp -i $sdp -f yuv4mpegpipe -"
+      ffmpeg_input="-protocol_whitelist file,udp,rtp -i $sdp"; reorder="-reorder_queue_size 0"
       gst_cmd="gst-launch-1.0 -q udpsrc port=$((port + 20)) caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96\" ! rtpjitterbuffer latency=0 ! rtph264depay ! h264parse ! $decode" ;;
     rtsp-udp|rtsp-tcp)
       transport=${row#rtsp-}; url=rtsp://127.0.0.1:$((port + 2))/clip
       camera_args=(-o rtp://127.0.0.1:$((port + 10))); reel_args=("$url" --rtsp-transport "$transport")
-      ffmpeg_cmd="$ffmpeg_in -rtsp_transport $transport -i $url -f yuv4mpegpipe -"
+      ffmpeg_input="-rtsp_transport $transport -i $url"; reorder="-reorder_queue_size 0"
       gst_cmd="gst-launch-1.0 -q rtspsrc location=$url protocols=$transport latency=0 ! rtph264depay ! h264parse ! $decode" ;;
     srt)
       url="srt://127.0.0.1:$((port + 30))?mode=caller&latency=20000"
       camera_args=(-o "srt://127.0.0.1:$((port + 30))?mode=listener&latency=20000"); reel_args=("$url")
-      ffmpeg_cmd="$ffmpeg_in -i '$url' -f yuv4mpegpipe -"
+      ffmpeg_input="-i '$url'"; reorder=
       gst_cmd="gst-launch-1.0 -q srtsrc uri='srt://127.0.0.1:$((port + 30))?mode=caller' latency=20 ! tsdemux ! h264parse ! $decode" ;;
-    ts|ts+20ms)
+    ts|ts+20ms|ts+20ms-c)
       listen=$((port + 40)); camera_args=(-o "udp://127.0.0.1:$listen?pkt_size=1316")
       if [ "$row" = ts+20ms ]; then
         listen=$((port + 41))
         /usr/bin/python3 scripts/lib/udp_delay_line.py $((port + 40)) $listen 20 & children+=($!)
+      elif [ "$row" = ts+20ms-c ]; then
+        listen=$((port + 42))
+        clang -O2 -o "$dir/udp_delay_line" scripts/lib/udp_delay_line.c   # Swift's own C compiler
+        "$dir/udp_delay_line" $((port + 40)) $listen 20 & children+=($!)
       fi
       url=udp://127.0.0.1:$listen; reel_args=("$url")
-      ffmpeg_cmd="$ffmpeg_in -i $url -f yuv4mpegpipe -"
+      ffmpeg_input="-i $url"; reorder=
       gst_cmd="gst-launch-1.0 -q udpsrc port=$listen caps=video/mpegts,systemstream=true,packetsize=188 ! tsdemux ! h264parse ! $decode" ;;
     rtmp)
       url=rtmp://127.0.0.1:$port/live/cam; camera_args=(-o "$url"); reel_args=("$url")
-      ffmpeg_cmd="$ffmpeg_in -i $url -f yuv4mpegpipe -"
+      ffmpeg_input="-i $url"; reorder=
       gst_cmd="gst-launch-1.0 -q rtmp2src location=$url ! flvdemux ! h264parse ! $decode" ;;
     hls)
       url=http://127.0.0.1:$((port + 1))/hls/cam.m3u8; camera_args=(-o rtmp://127.0.0.1:$port/live/cam); reel_args=("$url")
-      ffmpeg_cmd="$ffmpeg_in -i $url -f yuv4mpegpipe -"
+      ffmpeg_input="-i $url"; reorder=
       gst_cmd="gst-launch-1.0 -q souphttpsrc location=$url ! hlsdemux ! tsdemux ! h264parse ! $decode" ;;
     *) echo "bench: no row $row" >&2; continue ;;
   esac
+  ffmpeg_cmd="$ffmpeg_in $ffmpeg_input -f yuv4mpegpipe -"
+  ffmpeg_lowest_cmd="$ffmpeg_lowest $reorder $ffmpeg_input -f yuv4mpegpipe -"
   # nginx writes an HLS playlist once two fragments are out.
   [ "$row" = hls ] && export CAMERA_LEAD=4 || export CAMERA_LEAD=1
-  r=$(measure_with reel "${reel_args[@]}")
-  u=$(measure_with untimed "${reel_args[@]}")
-  f=$(measure_with pipe "$ffmpeg_cmd")
-  g=$(measure_with pipe "$gst_cmd")
-  table[$row]="$r|$u|$f|$g"
+  for ((run = 0; run < runs; run++)); do
+    for ((i = 0; i < ${#viewers[@]}; i++)); do
+      viewer=${viewers[(i + run) % ${#viewers[@]}]}
+      echo "$row $viewer $(measure_viewer "$viewer")" >> "$dir/results"
+    done
+  done
 done
 
-echo "glass-to-glass latency, 1280x720@30 2 Mbit/s from reel encode --camera --timecode, p50 / p95 ms over ${measure} s"
-echo "(Reel: reel play --latency 0, frames shown on the clock; untimed: --untimed, shown as decoded, as the pipes hand them on)"
-printf "| %-9s | %-15s | %-15s | %-15s | %-15s | %-12s |\n" protocol "Reel" "Reel untimed" "ffmpeg nobuffer" GStreamer "untimed÷ffmpeg"
-printf "|%s|%s|%s|%s|%s|%s|\n" ----------- ----------------- ----------------- ----------------- ----------------- --------------
-for row in $rows; do
-  [ -n "${table[$row]:-}" ] || continue
-  IFS='|' read -r r u f g <<< "${table[$row]}"
-  read -r r50 r95 <<< "$r"; read -r u50 u95 <<< "$u"; read -r f50 f95 <<< "$f"; read -r g50 g95 <<< "$g"
-  ratio=$(awk -v a="$u50" -v b="$f50" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }')
-  printf "| %-9s | %-15s | %-15s | %-15s | %-15s | %-14s |\n" "$row" "$r50 / $r95" "$u50 / $u95" "$f50 / $f95" "$g50 / $g95" "$ratio"
-done
+[ -s "$dir/results" ] || { echo "bench: nothing measured" >&2; exit 1; }
+python3 - "$dir/results" "$measure" "$runs" <<'PY'
+import statistics, sys
+path, seconds, runs = sys.argv[1], sys.argv[2], sys.argv[3]
+viewers = ["clock", "reel-pipe", "ffmpeg", "ffmpeg-lowest", "gstreamer"]
+titles = ["Reel on the clock", "Reel through the pipe", "ffmpeg nobuffer", "ffmpeg lowest", "GStreamer"]
+rows, cells = [], {}
+for line in open(path):
+    row, viewer, p50, p95, pictures, unreadable, dropped = line.split()
+    if row not in rows: rows.append(row)
+    cells.setdefault((row, viewer), []).append((p50, p95, int(pictures), int(unreadable), int(dropped)))
+def median(values):
+    numbers = [float(v) for v in values if v != "-"]
+    return statistics.median(numbers) if numbers else None
+def milliseconds(value): return "-" if value is None else "%.1f" % value
+print(f"glass-to-glass latency, 1280x720@30 2 Mbit/s from reel encode --camera --timecode; {runs} runs of {seconds} s per viewer, in turn")
+print("median p50 / p95 ms; pictures read / unreadable / dropped over all runs")
+print("| protocol | " + " | ".join(titles) + " | pipe ÷ ffmpeg lowest |")
+print("|" + "---|" * (len(titles) + 2))
+for row in rows:
+    line, p50s = [], {}
+    for viewer in viewers:
+        measured = cells.get((row, viewer), [])
+        p50, p95 = median([m[0] for m in measured]), median([m[1] for m in measured])
+        p50s[viewer] = p50
+        counts = "/".join(str(sum(m[i] for m in measured)) for i in (2, 3, 4))
+        line.append(f"{milliseconds(p50)} / {milliseconds(p95)} ({counts})")
+    pipe, lowest = p50s["reel-pipe"], p50s["ffmpeg-lowest"]
+    ratio = "-" if pipe is None or not lowest else "%.2f" % (pipe / lowest)
+    print(f"| {row} | " + " | ".join(line) + f" | {ratio} |")
+PY

@@ -43,12 +43,15 @@ struct LatencyCommand: ParsableCommand {
             throw fail("\(input == "-" ? "standard input" : input): \(error)")
         }
         var meter = LatencyMeter(warmup: warmup)
-        let started = monotonicSeconds()
+        // The duration counts from the first picture, not from the start: a player's
+        // opening (seconds for HLS) is not part of it.
+        var firstPictureAt: Double?
         var failure: (any Error)?
-        while duration.map({ monotonicSeconds() - started < $0 }) ?? true {
+        while duration.map({ limit in firstPictureAt.map { monotonicSeconds() - $0 < limit } ?? true }) ?? true {
             do {
                 guard let (frame, _) = try pictures.nextFrame() else { break }
                 let clock = LatencyTimecode.now()
+                if firstPictureAt == nil { firstPictureAt = monotonicSeconds() }
                 meter.add(code: LatencyTimecode.read(frame), at: clock)
             } catch {
                 failure = error

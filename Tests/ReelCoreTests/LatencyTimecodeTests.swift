@@ -59,7 +59,7 @@ import Testing
         let summary = meter.summary
         #expect(summary.pictures == 100 && summary.unreadable == 1)
         #expect(summary.p50 == 0.05 && summary.p95 == 0.095 && summary.max == 0.1 && summary.min == 0.001)
-        #expect(summary.line == "p50 50.0 ms  p95 95.0 ms  max 100.0 ms  (100 pictures, 1 unreadable)")
+        #expect(summary.line == "p50 50.0 ms  p95 95.0 ms  max 100.0 ms  (100 pictures, 1 unreadable, 0 dropped)")
         #expect(LatencyMeter().summary.p50 == nil)
     }
 }
@@ -71,5 +71,22 @@ extension LatencyMeterTests {
         meter.add(code: nil, at: 500_000)
         meter.add(code: 990_000, at: 1_010_000)
         #expect(meter.summary.pictures == 1 && meter.summary.unreadable == 0 && meter.summary.p50 == 0.02)
+    }
+}
+
+extension LatencyMeterTests {
+    /// A camera at 30 fps: three pictures never come (10, 11 and 50), one comes unreadable
+    /// (70), one comes twice (80); the meter counts three dropped, not five or four.
+    @Test func gapsInTheCaptureTimesAreDroppedPictures() {
+        var meter = LatencyMeter()
+        let interval: UInt64 = 33_333
+        for index in UInt64(0)..<100 where ![10, 11, 50].contains(index) {
+            let code = 1_000_000 + index * interval
+            meter.add(code: index == 70 ? nil : code, at: code + 20_000)
+            if index == 80 { meter.add(code: code, at: code + 53_000) }
+        }
+        let summary = meter.summary
+        #expect(summary.pictures == 97 && summary.unreadable == 1 && summary.dropped == 3)
+        #expect(summary.line.hasSuffix("(97 pictures, 1 unreadable, 3 dropped)"))
     }
 }

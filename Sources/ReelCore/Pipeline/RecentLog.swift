@@ -33,3 +33,5 @@ package struct RecentLog<Entry> {
 
     package var count: Int { ring.count }
 }
+
+extension RecentLog: Sendable where Entry: Sendable {}

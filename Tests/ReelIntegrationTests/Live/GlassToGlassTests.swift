@@ -42,7 +42,7 @@ extension PlaybackTests {
             try #require(read.status == 0, "\(read.stderr)")
             let result = try summary(read.stdout)
             print("500 kbit/s: \(read.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
-            #expect(result["pictures"] == 90 && result["unreadable"] == 0, "\(result)")
+            #expect(result["pictures"] == 90 && result["unreadable"] == 0 && result["dropped"] == 0, "\(result)")
             let lowest = readStart.timeIntervalSince(encodeEnd), highest = readEnd.timeIntervalSince(encodeStart)
             #expect(result["min", default: -1] >= lowest - 0.01 && result["max", default: 99] <= highest + 0.01, "\(result) outside \(lowest)…\(highest)")
             // The codes are 3 s of captures, read within the reading's span.
@@ -152,6 +152,24 @@ extension PlaybackTests {
                 #expect(zip(captured, captured.dropFirst()).allSatisfy { $1 - $0 > 0.2 }, "\(captured)")
             }
             #expect(meter["pictures", default: 0] >= 60 && meter["unreadable"] == 0, "\(meter)")
+        }
+
+        /// Pictures ffmpeg's `select` filter leaves out of the pipe are counted as dropped, and
+        /// `--duration` counts from the first picture: a second of pictures paced in real time
+        /// after a pause of 1.5 s is about 30 pictures, not the one the pause would leave.
+        @Test(.timeLimit(.minutes(1))) func droppedPicturesAreCountedAndTheDurationStartsAtTheFirstPicture() throws {
+            let file = try Paths.temporaryDirectory().appendingPathComponent("cam.mp4").path
+            let encoded = try reel("encode", "--camera", "640x360@30", "--timecode", "--bitrate", "500k", "--realtime", "--duration", "3", "-o", file)
+            try #require(encoded.status == 0, "\(encoded.stderr)")
+            let thinned = try Processes.run("/bin/bash", ["-o", "pipefail", "-c",
+                "ffmpeg -v error -nostdin -i '\(file)' -vf \"select='not(between(n,20,24)+eq(n,60))'\" -fps_mode passthrough -f yuv4mpegpipe - | '\(Paths.reel)' latency"])
+            try #require(thinned.status == 0, "\(thinned.stderr)")
+            let counted = try summary(thinned.stdout)
+            #expect(counted["pictures"] == 84 && counted["unreadable"] == 0 && counted["dropped"] == 6, "\(counted)")
+            let paced = try Processes.run("/bin/bash", ["-c",
+                "(sleep 1.5; ffmpeg -v error -nostdin -re -i '\(file)' -f yuv4mpegpipe -) | '\(Paths.reel)' latency --duration 1"])
+            let second = try summary(paced.stdout)
+            #expect((15...45).contains(second["pictures", default: 0]), "\(second)")
         }
 
         @Test func whatCarriesNoTimecodeIsOneLine() throws {

@@ -32,6 +32,13 @@ public enum EncodeDestination: Sendable, Equatable {
     }
 }
 
+extension EncodeDestination {
+    /// Whether it is a live stream to a server (which a file is sent to at its frame rate).
+    var isStream: Bool {
+        if case .stream = self { true } else { false }
+    }
+}
+
 /// Takes the samples of one encode and the audio packets beside them.
 protocol EncodedSampleSink: AnyObject {
     func write(_ sample: EncodedSample) throws

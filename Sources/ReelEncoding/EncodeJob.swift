@@ -41,13 +41,14 @@ public struct EncodeReport: Sendable, Codable, Equatable {
     public var audioReencodedFrom: String?
 }
 
-/// One encode from an ``EncoderInput`` through an ``EncoderSession`` into an
-/// ``EncodeDestination``: frames read on the caller's thread (waiting for room when the
-/// input is a file, never when it is live), samples written on the session's thread.
+/// One encode from an ``EncoderInput`` through an ``EncoderSession`` into one or more
+/// ``EncodeDestination``s (the same samples to each): frames read on the caller's thread
+/// (waiting for room when the input is a file, never when it is live), samples written on
+/// the session's thread.
 public final class EncodeJob: @unchecked Sendable {
     private let input: any EncoderInput
     private let session: EncoderSession
-    private let destination: EncodeDestination
+    private let destinations: [EncodeDestination]
     private let maxDuration: Double?
     private let forcedKeyframes: Set<Int>
     private let sinkLock = ConditionLock()
@@ -60,16 +61,18 @@ public final class EncodeJob: @unchecked Sendable {
     ///   - codec: H.264 or H.265.
     ///   - properties: the encoder's settings; the expected frame rate is the input's.
     ///   - destination: where the samples go.
+    ///   - copies: where the same samples go too (a live stream and a file beside it:
+    ///     encoded once, written to each).
     ///   - duration: stop after this much media time (seconds).
     ///   - forcedKeyframes: frame numbers (from 0) that must be keyframes.
     public init(input: any EncoderInput, codec: VideoCodec, properties: EncoderProperties, destination: EncodeDestination,
-                duration: Double? = nil, forcedKeyframes: Set<Int> = []) throws {
+                copies: [EncodeDestination] = [], duration: Double? = nil, forcedKeyframes: Set<Int> = []) throws {
         if let duration, !(duration > 0) { throw EncoderError(.invalidProperty, "the duration must be positive, got \(duration)") }
         var properties = properties
         properties.expectedFrameRate = input.frameRate
         self.input = input
         session = try EncoderSession(codec: codec, width: input.width, height: input.height, properties: properties)
-        self.destination = destination
+        destinations = [destination] + copies
         maxDuration = duration
         self.forcedKeyframes = forcedKeyframes
     }
@@ -81,13 +84,12 @@ public final class EncodeJob: @unchecked Sendable {
         defer { session.invalidate() }
         guard let format = session.formatDescription else { throw EncoderError(.invalidState, "the session has no format") }
         // Used under sinkLock only, from here and from the session's thread.
-        nonisolated(unsafe) let sink = try makeSink(format)
-        var packetsSent: () -> Int? = { nil }
-        if let sender = sink as? RTPSender { packetsSent = { sender.packetsSent } }
+        nonisolated(unsafe) let sinks = try destinations.map { try makeSink(format, for: $0) }
+        let sender = sinks.lazy.compactMap { $0 as? RTPSender }.first
         session.setOutputHandler { [self] sample in
             sinkLock.withLock {
                 guard sinkError == nil else { return }
-                do { try sink.write(sample) } catch { sinkError = error }
+                do { for sink in sinks { try sink.write(sample) } } catch { sinkError = error }
             }
         }
         let started = monotonicSeconds()
@@ -97,10 +99,10 @@ public final class EncodeJob: @unchecked Sendable {
         func writeAudioReadSoFar() throws {
             guard let file = input as? DecodedFileInput else { return }
             let packets = file.takeAudioPackets()
-            try sinkLock.withLock { for packet in packets { try sink.write(audio: packet) } }
+            try sinkLock.withLock { for packet in packets { for sink in sinks { try sink.write(audio: packet) } } }
         }
         while let (frame, time) = try input.nextFrame() {
-            if firstTime == nil, input.isLive, let sender = sink as? RTPSender {
+            if firstTime == nil, input.isLive, let sender {
                 // Sender reports map RTP time to capture time: the input's clock, or the
                 // moment a live input handed the picture over.
                 let anchor = input.captureOrigin.map { (captured: $0, media: 0.0) } ?? (captured: monotonicSeconds(), media: time.seconds)
@@ -113,7 +115,7 @@ public final class EncodeJob: @unchecked Sendable {
                 break
             }
             if !input.isLive { session.waitForQueueSpace() }
-            if case .stream = destination, !input.isLive {
+            if destinations.contains(where: \.isStream), !input.isLive {
                 // A file sent to a server goes at its frame rate, as ffmpeg's -re sends it.
                 let due = started + (time.seconds - start) - monotonicSeconds()
                 if due > 0 { usleep(UInt32(min(due, 10) * 1_000_000)) }
@@ -134,14 +136,14 @@ public final class EncodeJob: @unchecked Sendable {
         if !cutShort { try writeAudioReadSoFar() }
         try BlockingWait.complete(session)
         if let error = sinkLock.withLock({ sinkError }) { throw error }
-        try sinkLock.withLock { try sink.finish() }
+        try sinkLock.withLock { for sink in sinks { try sink.finish() } }
         let statistics = session.statistics
         let elapsed = monotonicSeconds() - started
         progress(EncodeProgress(statistics: statistics, mediaSeconds: mediaSeconds, elapsedSeconds: elapsed, fraction: expected == nil ? nil : 1))
         return EncodeReport(framesIn: statistics.framesIn, framesDropped: statistics.framesDropped, samplesOut: statistics.samplesOut,
                             keyframesOut: statistics.keyframesOut, bytesOut: statistics.bytesOut, mediaSeconds: mediaSeconds,
                             elapsedSeconds: elapsed, averageBitRate: mediaSeconds > 0 ? Double(statistics.bytesOut) * 8 / mediaSeconds : 0,
-                            packetsSent: packetsSent(), audioLeftOut: audioLeftOut, audioReencodedFrom: audioReencodedFrom)
+                            packetsSent: sender?.packetsSent, audioLeftOut: audioLeftOut, audioReencodedFrom: audioReencodedFrom)
     }
 
     private var inputAudioCodec: String? {
@@ -149,7 +151,7 @@ public final class EncodeJob: @unchecked Sendable {
         return file.demuxer.info.streams.first { $0.index == index }?.codecName
     }
 
-    private func makeSink(_ format: VideoFormatDescription) throws -> any EncodedSampleSink {
+    private func makeSink(_ format: VideoFormatDescription, for destination: EncodeDestination) throws -> any EncodedSampleSink {
         switch destination {
         case .annexB(let path, let repeatParameterSets):
             audioLeftOut = inputAudioCodec

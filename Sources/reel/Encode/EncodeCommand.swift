@@ -14,7 +14,8 @@ struct EncodeCommand: AsyncParsableCommand {
             --measure-latency` and `reel latency` read). The output is an Annex B stream (.h264, \
             .h265), a container (.mp4, .mkv, .mov), rtp://HOST:PORT with its SDP written by --sdp, \
             or a live stream: rtmp://SERVER/APP/NAME (FLV), srt://, udp:// or tcp:// (MPEG-TS); a \
-            file sent to a stream goes at its frame rate.
+            file sent to a stream goes at its frame rate. -o may be repeated: the pictures are \
+            encoded once and written to each output (a stream and a recording of it).
             """)
 
     @Option(name: .shortAndLong, help: "A video file, .y4m or .yuv.")
@@ -71,8 +72,8 @@ struct EncodeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("repeat-headers"), help: "Annex B: parameter sets before every keyframe, not only at the start.")
     var repeatHeaders = false
 
-    @Option(name: .shortAndLong, help: "out.h264, out.h265, out.mp4, rtp://HOST:PORT, rtmp://SERVER/APP/NAME, srt://HOST:PORT, udp:// or tcp://.")
-    var output: String
+    @Option(name: .shortAndLong, help: "out.h264, out.h265, out.mp4, rtp://HOST:PORT, rtmp://SERVER/APP/NAME, srt://HOST:PORT, udp:// or tcp://; repeated, the same encode to each.")
+    var output: [String] = []
 
     @Option(help: "Where to write the SDP of an RTP output.")
     var sdp: String?
@@ -99,7 +100,11 @@ struct EncodeCommand: AsyncParsableCommand {
         guard ["h264", "h265"].contains(codec) else { throw ValidationError("--codec is h264 or h265, got \(codec)") }
         guard EncoderProperties.Profile(rawValue: profile) != nil else { throw ValidationError("--profile is baseline, main or high, got \(profile)") }
         if timecode && camera == nil { throw ValidationError("--timecode is drawn by the synthetic camera: give --camera") }
-        if camera != nil, duration == nil, !output.contains("://") { throw ValidationError("--camera writes to a file only with --duration") }
+        guard !output.isEmpty else { throw ValidationError("give an output: -o FILE or -o URL") }
+        if camera != nil, duration == nil, !output.contains(where: { $0.contains("://") }) {
+            throw ValidationError("--camera writes to a file only with --duration")
+        }
+        if output.filter({ $0.lowercased().hasPrefix("rtp://") }).count > 1 { throw ValidationError("one rtp:// output at most (--sdp describes it)") }
     }
 
     func run() async throws {
@@ -117,7 +122,7 @@ struct EncodeCommand: AsyncParsableCommand {
         }
         if live { line.finish() } else { bar.finish() }
         FileHandle.standardError.write(Data(String(format: "reel: %d frames (%d dropped) → %@, %.0f kbit/s\n", report.samplesOut,
-                                                   report.framesDropped, output, report.averageBitRate / 1000).utf8))
+                                                   report.framesDropped, output.joined(separator: ", "), report.averageBitRate / 1000).utf8))
         if let codec = report.audioLeftOut {
             FileHandle.standardError.write(Data("reel: the input's \(codec) audio is not in the output (only a container carries audio)\n".utf8))
         }
@@ -155,8 +160,11 @@ struct EncodeCommand: AsyncParsableCommand {
             return frame
         }
         return try EncodeJob(input: try makeInput(), codec: VideoCodec(rawValue: codec)!, properties: properties,
-                             destination: EncodeDestination(output: output, sdpPath: sdp, mtu: mtu, repeatParameterSets: repeatHeaders),
-                             duration: duration, forcedKeyframes: Set(keyframes))
+                             destination: destination(output[0]), copies: output.dropFirst().map(destination), duration: duration, forcedKeyframes: Set(keyframes))
+    }
+
+    private func destination(_ output: String) -> EncodeDestination {
+        EncodeDestination(output: output, sdpPath: sdp, mtu: mtu, repeatParameterSets: repeatHeaders)
     }
 
     private func makeInput() throws -> any EncoderInput {

@@ -71,21 +71,25 @@ final class SilentServer: @unchecked Sendable {
         continuation.finish()
     }
 
-    /// A listening socket on loopback, on a port of the system's choosing.
+    /// A listening socket on loopback, on `port` or, by default, a port of the system's choosing.
     struct Socket {
         let descriptor: Int32
         let port: UInt16
 
-        static func listening() throws -> Socket {
+        static func listening(port: UInt16 = 0) throws -> Socket {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
             }
-            guard bound == 0, listen(descriptor, 16) == 0 else { throw TestSetupError("cannot listen on loopback") }
+            guard bound == 0, listen(descriptor, 16) == 0 else {
+                Glibc.close(descriptor)
+                throw TestSetupError("cannot listen on loopback")
+            }
             _ = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
             }
@@ -98,10 +102,17 @@ final class SilentServer: @unchecked Sendable {
         }
     }
 
-    /// A port on loopback where nothing listens (bound, then released).
+    /// A port on loopback where nothing listens (bound, then released), below the kernel's
+    /// ephemeral range (``LocalPorts``): a port of the system's choosing is one any process's
+    /// next outgoing connection may take before the test's server binds it (a CI run: a
+    /// ladder's server on such a port answered 404 for the playlist it had).
     static func unusedPort() throws -> UInt16 {
-        let server = try SilentServer()
-        server.stop()
-        return server.port
+        for _ in 0..<100 {
+            if let socket = try? Socket.listening(port: UInt16(LocalPorts.random())) {
+                socket.close()
+                return socket.port
+            }
+        }
+        throw TestSetupError("no free port on loopback below the ephemeral range")
     }
 }

@@ -91,28 +91,19 @@ if [[ " $rows " == *" rtsp-"* ]]; then
   sleep 1.5
 fi
 
-# One measurement from a fresh camera publishing with the row's arguments: clock URL
-# OPTIONS… (Reel's in-process meter), or pipe COMMAND (y4m into `reel latency`).
-measure_with() {
-  local kind=$1; shift
+viewers=(clock reel-pipe ffmpeg ffmpeg-lowest gstreamer)
+# One viewer's measurement of the row set up below, from a fresh camera publishing with
+# the row's arguments: Reel's in-process meter (clock), or y4m into `reel latency`.
+measure_viewer() {
   start_camera "${camera_args[@]}"
-  case $kind in
-    clock) reel_row "$@" ;;
-    pipe) pipe_row "$1" ;;
+  case $1 in
+    clock) reel_row "${reel_args[@]}" ;;
+    reel-pipe) pipe_row "$(reel_pipe "${reel_args[@]}")" ;;
+    ffmpeg) pipe_row "$ffmpeg_cmd" ;;
+    ffmpeg-lowest) pipe_row "$ffmpeg_lowest_cmd" ;;
+    gstreamer) pipe_row "$gst_cmd" ;;
   esac
   stop_camera
-}
-
-viewers=(clock reel-pipe ffmpeg ffmpeg-lowest gstreamer)
-# One viewer's measurement for the row set up below.
-measure_viewer() {
-  case $1 in
-    clock) measure_with clock "${reel_args[@]}" ;;
-    reel-pipe) measure_with pipe "$(reel_pipe "${reel_args[@]}")" ;;
-    ffmpeg) measure_with pipe "$ffmpeg_cmd" ;;
-    ffmpeg-lowest) measure_with pipe "$ffmpeg_lowest_cmd" ;;
-    gstreamer) measure_with pipe "$gst_cmd" ;;
-  esac
 }
 
 for row in $rows; do

@@ -36,7 +36,7 @@ extension GStreamerDecoder {
         var elements: [UnsafeMutablePointer<GstElement>] = []
         for name in branch {
             guard let element = gst_element_factory_make(name, nil) else {
-                lock.withLock { if isCurrent(source) { linkFailure = "no \(name) element" } }
+                noteLinkFailure("no \(name) element", from: source)
                 return
             }
             elements.append(element)
@@ -58,7 +58,7 @@ extension GStreamerDecoder {
             reel_g_object_set_boolean(sink, "async", 0)
         }
         for (upstream, downstream) in zip(elements, elements.dropFirst()) where gst_element_link(upstream, downstream) == 0 {
-            lock.withLock { if isCurrent(source) { linkFailure = "cannot link \(elementName(upstream)) to \(elementName(downstream))" } }
+            noteLinkFailure("cannot link \(elementName(upstream)) to \(elementName(downstream))", from: source)
             return
         }
         // A stalled pipeline being stopped takes no elements to PAUSED.
@@ -67,7 +67,7 @@ extension GStreamerDecoder {
         guard let sinkPad = gst_element_get_static_pad(elements[0], "sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
         if gst_pad_link(pad, sinkPad) != GST_PAD_LINK_OK {
-            lock.withLock { if isCurrent(source) { linkFailure = "cannot link the decoder's \(kind) pad" } }
+            noteLinkFailure("cannot link the decoder's \(kind) pad", from: source)
             return
         }
         // Streams not decoded are remembered too: a selection keeps them, as it found them.
@@ -82,6 +82,11 @@ extension GStreamerDecoder {
             guard output != nil else { return }
             if isVideo { videoSink = sink } else { audioSink = sink }
         }
+    }
+
+    /// Why linking a pad of `source` failed, kept for the open to throw (not a stalled pipeline's).
+    private func noteLinkFailure(_ reason: String, from source: UnsafeMutablePointer<GstElement>) {
+        lock.withLock { if isCurrent(source) { linkFailure = reason } }
     }
 
     private func elementName(_ element: UnsafeMutablePointer<GstElement>) -> String {

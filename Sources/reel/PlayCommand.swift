@@ -338,6 +338,8 @@ struct PlayCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("reel: --record: \(error); recording stopped, playback goes on\n".utf8))
             case .reconnected(let attempts, let seconds):
                 FileHandle.standardError.write(Data(String(format: "reel: reconnected after %d attempt%@, %.1f s\n", attempts, attempts == 1 ? "" : "s", seconds).utf8))
+            case .firstPictureAfterReconnect(let seconds, let outage):
+                FileHandle.standardError.write(Data(String(format: "reel: picture back %.2f s after the attempt that succeeded began, %.2f s after the loss\n", seconds, outage).utf8))
             case .endOfStream, .stateChanged(.idle): break loop
             case .error(let error):
                 failure = error

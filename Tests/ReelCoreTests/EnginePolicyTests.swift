@@ -22,6 +22,27 @@ struct EnginePolicyTests {
         #expect(decision.reason.contains("3 variants"), "I-frame streams are not variants: \(decision.reason)")
     }
 
+    /// A master says nothing of being live; its first variant's playlist does. Live, it
+    /// stays with the engine that plays live; finished, it goes to the one that adapts.
+    @Test func aLiveMasterPlaylistStaysWithFFmpegAndSaysWhy() {
+        let live = "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:7\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.000,\nladder_low-7.ts\n"
+        let decision = EnginePolicy.decide("http://h/hls/ladder.m3u8", head: Data(master.utf8), firstVariantHead: Data(live.utf8))
+        #expect(decision.engine == .ffmpeg && decision.reason.contains("live HLS master playlist with 3 variants"), "\(decision)")
+        let finished = EnginePolicy.decide("http://h/hls/ladder.m3u8", head: Data(master.utf8), firstVariantHead: Data((live + "#EXT-X-ENDLIST\n").utf8))
+        #expect(finished.engine == .gstreamer)
+        #expect(EnginePolicy.decide("http://h/hls/ladder.m3u8", head: Data(master.utf8), firstVariantHead: Data("<html>".utf8)).engine == .gstreamer)
+    }
+
+    @Test func theFirstVariantIsFoundBesideItsMaster() {
+        let head = Data(master.utf8)
+        #expect(EnginePolicy.firstVariantURL(in: head, of: "http://example.com/live/master.m3u8?token=1") == "http://example.com/live/low/index.m3u8")
+        #expect(EnginePolicy.firstVariantURL(in: head, of: "/srv/hls/master.m3u8") == "/srv/hls/low/index.m3u8")
+        let absolute = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n\nhttps://cdn/a.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\n/b.m3u8\n"
+        #expect(EnginePolicy.firstVariantURL(in: Data(absolute.utf8), of: "http://h/x/m.m3u8") == "https://cdn/a.m3u8")
+        #expect(EnginePolicy.firstVariantURL(in: Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n".utf8), of: "http://h/m.m3u8") == nil,
+                "one variant: nothing to decide")
+    }
+
     @Test func aMediaPlaylistOrASingleVariantStaysWithFFmpeg() {
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
         #expect(EnginePolicy.decide("a.m3u8", head: Data(media.utf8)).engine == .ffmpeg)

@@ -57,8 +57,9 @@ import Testing
         harness.player.stop()
     }
 
-    /// The camera answers at the third attempt: it plays on, and the reconnect took
-    /// exactly the three waits.
+    /// The camera answers at the third attempt: it plays on, the reconnect took exactly
+    /// the three waits, and its first picture is timed from that attempt and from the loss,
+    /// announced after the reconnect whichever thread noted it first.
     @Test(.timeLimit(.minutes(1))) func aCameraThatComesBackPlaysOn() async throws {
         let harness = PlayerHarness(configuration: Self.live()) { n, url, clock, _ in
             if n == 0 || n == 3 { return Self.camera(clock) }
@@ -77,7 +78,23 @@ import Testing
         #expect(back, "\(harness.events.all)")
         #expect(await harness.wait { harness.player.state == .playing })
         #expect(harness.madeEngines.count == 2 && harness.madeEngines[0].stopped)
+        let picture = await harness.events.wait { event in
+            if case .firstPictureAfterReconnect(let seconds, let outage) = event { seconds == 0 && abs(outage - 1.75) < 1e-9 } else { false }
+        }
+        #expect(picture, "\(harness.events.all)")
+        let order = harness.events.all.compactMap { event -> String? in
+            switch event {
+            case .reconnected: "reconnected"
+            case .firstPictureAfterReconnect: "picture"
+            default: nil
+            }
+        }
+        #expect(order == ["reconnected", "picture"])
+        let statistics = harness.player.statistics
+        #expect(statistics.reconnects == 1 && statistics.firstPictureAfterReconnect == 0, "\(statistics)")
+        #expect(statistics.reconnectOutage.map { abs($0 - 1.75) < 1e-9 } == true)
         harness.player.stop()
+        #expect(harness.player.statistics.reconnects == 1, "kept after the stop")
     }
 
     /// A stop while a reconnect waits ends it at once: no further attempt.

@@ -30,13 +30,18 @@ public struct EngineDecision: Sendable, Equatable, CustomStringConvertible {
 /// one (KSPlayer: the platform's player first, FFmpeg on failure):
 ///
 /// 1. an SDP file goes to the FFmpeg engine, whose source for it is Reel's own RTP receiver;
-/// 2. an adaptive manifest with several variants, an HLS master playlist listing two or
-///    more streams or any DASH MPD, goes to GStreamer, whose `hlsdemux2` and `dashdemux2`
-///    switch variants as the bandwidth changes (FFmpeg's demuxers pick one and keep it);
-/// 3. everything else goes to FFmpeg.
+/// 2. a live HLS master playlist (its first variant's media playlist has no end) goes to
+///    FFmpeg, whose engine plays live: catch-up to the target latency, reconnect and
+///    recording, which the GStreamer engine has not; it plays one variant and keeps it;
+/// 3. any other adaptive manifest with several variants, an HLS master playlist listing
+///    two or more streams or any DASH MPD, goes to GStreamer, whose `hlsdemux2` and
+///    `dashdemux2` switch variants as the bandwidth changes (FFmpeg's demuxers pick one
+///    and keep it);
+/// 4. everything else goes to FFmpeg.
 ///
 /// Pure: the caller reads the resource's first bytes when ``needsHead(_:)`` says the rule
-/// depends on them.
+/// depends on them, and an HLS master playlist's first variant's when
+/// ``firstVariantURL(in:of:)`` names one.
 public enum EnginePolicy {
     /// How much of a manifest is read to decide.
     public static let headLimit = 256 * 1024
@@ -47,17 +52,23 @@ public enum EnginePolicy {
         return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") || path.hasSuffix(".mpd")
     }
 
-    /// The engine for `url`, given its first bytes when they were read.
-    public static func decide(_ url: String, head: Data? = nil) -> EngineDecision {
+    /// The engine for `url`, given its first bytes when they were read, and for an HLS
+    /// master playlist with several variants, the first bytes of its first variant's media
+    /// playlist (``firstVariantURL(in:of:)``), which say whether the stream is live.
+    public static func decide(_ url: String, head: Data? = nil, firstVariantHead: Data? = nil) -> EngineDecision {
         let path = pathOf(url).lowercased()
         if path.hasSuffix(".sdp") {
             return EngineDecision(.ffmpeg, because: "an SDP: Reel's own RTP receiver, the FFmpeg engine's source for raw RTP")
         }
-        if let head, let text = String(data: head.prefix(headLimit), encoding: .utf8) ?? String(data: head.prefix(headLimit), encoding: .isoLatin1) {
+        if let text = head.flatMap(manifestText) {
             if isDASH(text) {
                 return EngineDecision(.gstreamer, because: "a DASH manifest: GStreamer's dashdemux2 switches representations with the bandwidth")
             }
             let variants = hlsVariantCount(text)
+            if variants >= 2, let variant = firstVariantHead.flatMap(manifestText), LiveHLSPlaylist.isLiveMediaPlaylist(variant) {
+                return EngineDecision(.ffmpeg, because: "a live HLS master playlist with \(variants) variants: FFmpeg plays it live (catch-up, reconnect, recording), "
+                                          + "which the GStreamer engine cannot; it keeps the variant it chose rather than switching with the bandwidth")
+            }
             if variants >= 2 {
                 return EngineDecision(.gstreamer, because: "an HLS master playlist with \(variants) variants: GStreamer's hlsdemux2 switches between them with the bandwidth")
             }
@@ -67,6 +78,25 @@ public enum EnginePolicy {
             }
         }
         return EngineDecision(.ffmpeg, because: "the default engine: FFmpeg reads the container and decodes on Reel's threads")
+    }
+
+    /// A manifest's first bytes as text.
+    private static func manifestText(_ head: Data) -> String? {
+        String(data: head.prefix(headLimit), encoding: .utf8) ?? String(data: head.prefix(headLimit), encoding: .isoLatin1)
+    }
+
+    /// The media playlist of the first variant of the HLS master playlist `head` (of
+    /// `url`), resolved against `url`, when the master lists two or more variants: the
+    /// playlist that says whether the stream is live (a master does not).
+    public static func firstVariantURL(in head: Data, of url: String) -> String? {
+        guard let text = manifestText(head), hlsVariantCount(text) >= 2 else { return nil }
+        var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }[...]
+        while let line = lines.popFirst(), !line.hasPrefix("#EXT-X-STREAM-INF:") {}
+        guard let uri = lines.first(where: { !$0.isEmpty && !$0.hasPrefix("#") }) else { return nil }
+        guard url.contains("://") else {
+            return uri.hasPrefix("/") ? uri : URL(fileURLWithPath: url).deletingLastPathComponent().appendingPathComponent(uri).path
+        }
+        return URL(string: uri, relativeTo: URL(string: url))?.absoluteString
     }
 
     /// The variant streams an HLS master playlist lists (`#EXT-X-STREAM-INF`; I-frame-only

@@ -32,9 +32,10 @@ public final class Demuxer {
         try Self.checkLocalFile(url)
         var (context, playlistReloads) = try Self.open(url, options: options, interrupt: interrupt)
         // FLV (RTMP) makes its streams as their first packets come, and a server sends
-        // video from the next keyframe on: a short live probe can end before that. When
-        // the metadata says a picture is coming, the input is opened again with 3 s of
-        // probing. (A second avformat_find_stream_info on the same input crashed.)
+        // video from the next keyframe on: a live probe can end before that (a group of
+        // pictures longer than the probe). When the metadata says a picture is coming, the
+        // input is opened again with 3 s of probing. (A second avformat_find_stream_info
+        // on the same input crashed.)
         if Self.promisesMissingVideo(context), let probed = options.formatOptions["analyzeduration"].flatMap(Int.init), probed < 3_000_000 {
             var pointer: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&pointer)
@@ -79,6 +80,7 @@ public final class Demuxer {
             throw error(openCode, operation: .open, url: url, interrupt: interrupt)
         }
         context = opened
+        probeAGroupOfPicturesOfLiveFLV(context)
         // Probing reads `analyzeduration` of media, which a live input sends in real time.
         // Cut off, it reports success, but a protocol such as RTMP was left in the middle of
         // a message, and a later read fails on the rest ("RTMP packet size mismatch").
@@ -92,6 +94,20 @@ public final class Demuxer {
             throw InputError(.noStreams, operation: .open, url: url)
         }
         return (context, playlistReloads)
+    }
+
+    /// A live FLV input (RTMP) is probed for 1.5 s at least, without counting frames for
+    /// its frame rate (its metadata gives it). A server sends a player its video from the
+    /// next keyframe, so a shorter probe missed the video and the input was opened again,
+    /// waiting for yet another keyframe (2.6 s from a publisher's return to the picture,
+    /// measured). The longer bound costs nothing when it has sound: the FLV demuxer says
+    /// its streams are all there once both have come, and the probe ends with the first
+    /// keyframe.
+    private static func probeAGroupOfPicturesOfLiveFLV(_ context: UnsafeMutablePointer<AVFormatContext>) {
+        guard let format = context.pointee.iformat, String(cString: format.pointee.name) == "flv",
+              context.pointee.max_analyze_duration > 0 else { return }
+        context.pointee.max_analyze_duration = max(context.pointee.max_analyze_duration, 1_500_000)
+        context.pointee.fps_probe_size = 0
     }
 
     /// An FLV input whose metadata promises a picture (`onMetaData`'s width, displayWidth

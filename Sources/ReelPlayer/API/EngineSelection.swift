@@ -20,26 +20,21 @@ public enum EngineSelection: Sendable {
     /// The engine for `url` and why; Reel's rules read a manifest's first bytes (within
     /// `timeout` seconds) when the choice depends on them.
     public func decision(for url: String, timeout: Double? = 15) -> EngineDecision {
-        decision(for: url, head: isAutomatic ? Self.manifestHead(url, timeout: timeout) : nil)
+        decision(for: url, heads: isAutomatic ? ManifestHeads.read(url, timeout: timeout) : ManifestHeads())
     }
 
-    /// The engine for `url`, given the first bytes of its manifest when they were read.
-    func decision(for url: String, head: Data?) -> EngineDecision {
+    /// The engine for `url`, given what was read of its manifest.
+    func decision(for url: String, heads: ManifestHeads) -> EngineDecision {
         switch self {
         case .ffmpeg: EngineDecision(.ffmpeg, because: "asked for")
         case .gstreamer: EngineDecision(.gstreamer, because: "asked for")
         case .custom(let rule): EngineDecision(rule(url), because: "the application's rule")
-        case .automatic: EnginePolicy.decide(url, head: head)
+        case .automatic: EnginePolicy.decide(url, head: heads.manifest, firstVariantHead: heads.firstVariant)
         }
     }
 
     var isAutomatic: Bool {
         if case .automatic = self { true } else { false }
-    }
-
-    /// The first bytes of `url` when it is a playlist or manifest (``EnginePolicy/needsHead(_:)``).
-    static func manifestHead(_ url: String, timeout: Double?) -> Data? {
-        EnginePolicy.needsHead(url) ? try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout) : nil
     }
 
     /// The selection of `engine` alone.
@@ -71,15 +66,15 @@ enum PlaybackEngines {
                      interrupt: InterruptController?, records: Bool = false, emit: @Sendable (PlayerEvent) -> Void) throws -> any PlaybackEngine {
         // A manifest is read once: for the rules, the variants a height cap allows, and
         // whether a playlist is live.
-        let head = EngineSelection.manifestHead(url, timeout: configuration.input.timeout)
-        let decision = configuration.engine.decision(for: url, head: head)
+        let heads = ManifestHeads.read(url, timeout: configuration.input.timeout)
+        let decision = configuration.engine.decision(for: url, heads: heads)
         emit(.engineChosen(decision))
         let bitrateCap = configuration.maximumVariantHeight.flatMap { height in
-            head.flatMap { String(data: $0, encoding: .utf8) }.flatMap { EnginePolicy.bitrateCap(forHeight: height, variants: EnginePolicy.variants($0)) }
+            heads.manifest.flatMap { String(data: $0, encoding: .utf8) }.flatMap { EnginePolicy.bitrateCap(forHeight: height, variants: EnginePolicy.variants($0)) }
         }
         func open(in engine: PlaybackEngineKind) throws -> any PlaybackEngine {
             try Self.open(url, in: engine, configuration: configuration, video: video, audio: audio, interrupt: interrupt,
-                          maximumBitrate: bitrateCap, records: records, head: head)
+                          maximumBitrate: bitrateCap, records: records, heads: heads)
         }
         do {
             return try open(in: decision.engine)
@@ -100,17 +95,19 @@ enum PlaybackEngines {
     }
 
     static func open(_ url: String, in engine: PlaybackEngineKind, configuration: Player.Configuration, video: Bool, audio: Bool,
-                     interrupt: InterruptController?, maximumBitrate: Int?, records: Bool = false, head: Data? = nil) throws -> any PlaybackEngine {
+                     interrupt: InterruptController?, maximumBitrate: Int?, records: Bool = false, heads: ManifestHeads = ManifestHeads()) throws -> any PlaybackEngine {
         switch engine {
         case .gstreamer:
             return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate,
                                        readAhead: configuration.packetQueueSeconds)
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
-            // A playlist read whole and without an end is live before its missing duration says so.
-            let liveHLS = configuration.live != .off && head.map { $0.count < EnginePolicy.headLimit } == true
-                && head.flatMap { String(data: $0, encoding: .utf8) }.map(LiveHLSPlaylist.isLiveMediaPlaylist) == true
-            let options = liveHLS ? configuration.input.forLiveHLS() : liveByProtocol ? configuration.input.forLiveInput() : configuration.input
+            let options: DemuxOptions = switch (configuration.live == .off ? nil : heads.liveHLS, liveByProtocol) {
+            case (.mediaPlaylist?, _): configuration.input.forLiveHLS()
+            // FFmpeg reloads a master's variants itself, on its own timer.
+            case (.masterPlaylist?, _), (nil, true): configuration.input.forLiveInput()
+            case (nil, false): configuration.input
+            }
             let source = try PlaybackSources.open(url, options: options,
                                                   interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
                                                   liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target, records: records)
@@ -137,5 +134,37 @@ enum PlaybackEngines {
         case .invalidData, .noStreams: return !LiveInputs.isLive(url: url)
         default: return false
         }
+    }
+}
+
+/// What is read of a playlist or manifest before an engine is chosen: its first bytes
+/// and, for an HLS master playlist with several variants, its first variant's, which say
+/// whether the stream is live.
+struct ManifestHeads: Sendable {
+    var manifest: Data?
+    var firstVariant: Data?
+
+    /// Live HLS, known before opening it (before its missing duration says so).
+    enum LiveHLS { case mediaPlaylist, masterPlaylist }
+
+    /// The heads of `url` when it is a playlist or manifest (``EnginePolicy/needsHead(_:)``),
+    /// each read within `timeout` seconds; none otherwise, or when it cannot be read.
+    static func read(_ url: String, timeout: Double?) -> ManifestHeads {
+        guard EnginePolicy.needsHead(url), let manifest = try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout) else {
+            return ManifestHeads()
+        }
+        let variant = EnginePolicy.firstVariantURL(in: manifest, of: url)
+        return ManifestHeads(manifest: manifest, firstVariant: variant.flatMap { try? ResourceHead.read($0, limit: EnginePolicy.headLimit, timeout: timeout) })
+    }
+
+    /// Whether these are a live HLS stream's: a media playlist read whole and without an
+    /// end, or a master whose first variant is one.
+    var liveHLS: LiveHLS? {
+        func isLive(_ head: Data?) -> Bool {
+            guard let head, head.count < EnginePolicy.headLimit, let text = String(data: head, encoding: .utf8) else { return false }
+            return LiveHLSPlaylist.isLiveMediaPlaylist(text)
+        }
+        if isLive(manifest) { return .mediaPlaylist }
+        return isLive(firstVariant) ? .masterPlaylist : nil
     }
 }

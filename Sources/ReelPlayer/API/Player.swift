@@ -41,6 +41,8 @@ public final class Player: @unchecked Sendable {
     /// The recording asked for (``startRecording(to:segmentSeconds:)``); each input opened
     /// while it runs records into its next file.
     var recording: Recording?
+    /// The live input's reconnects, over the sessions that replaced one another.
+    var reconnects = ReconnectTally()
     /// Playlist items are opened here, one at a time, whatever asked for them.
     let itemQueue = DispatchQueue(label: "reel.player.items")
 
@@ -103,6 +105,12 @@ public final class Player: @unchecked Sendable {
 
     /// Counters of the current playback, or of the last one after ``stop()``.
     public var statistics: PlayerStatistics {
+        var statistics = sessionStatistics
+        lock.withLock { reconnects.write(into: &statistics) }
+        return statistics
+    }
+
+    private var sessionStatistics: PlayerStatistics {
         guard let session = lock.withLock({ session }) else { return lock.withLock { finalStatistics } }
         var statistics = session.control.read { $0.statistics }
         statistics.position = currentTime ?? 0

@@ -27,7 +27,12 @@ public enum PlayerEvent: Sendable {
     /// `attempt`, from 1 (``Player/Configuration/reconnectFor``).
     case reconnecting(attempt: Int, reason: String)
     /// The live input plays again, after `attempts` attempts, `seconds` after it was lost.
+    /// Its first picture follows (``firstPictureAfterReconnect(seconds:outage:)``).
     case reconnected(attempts: Int, seconds: Double)
+    /// The first picture of a live input opened again is on screen: `seconds` after the
+    /// attempt that succeeded began (connecting, probing, decoding: the player's part),
+    /// `outage` seconds after the input was lost (what the viewer missed).
+    case firstPictureAfterReconnect(seconds: Double, outage: Double)
     /// The engine that decodes the input was chosen (``Player/Configuration/engine``), and why.
     case engineChosen(EngineDecision)
     /// The engine chosen could not play the input (`reason`), so it was handed to the other.
@@ -143,6 +148,14 @@ public struct PlayerStatistics: Sendable, Codable {
     public var liveCatchUps = 0
     /// Times a live input jumped ahead to its target latency.
     public var liveJumps = 0
+    /// Times the live input was lost and played again (``Player/Configuration/reconnectFor``),
+    /// since it was opened. The other counters are of the input since its last reconnect.
+    public var reconnects = 0
+    /// Of the last reconnect: seconds from the start of the attempt that succeeded to the
+    /// first picture shown (``PlayerEvent/firstPictureAfterReconnect(seconds:outage:)``).
+    public var firstPictureAfterReconnect: Double?
+    /// Of the last reconnect: seconds from the loss of the input to its first picture again.
+    public var reconnectOutage: Double?
     /// From capture to screen, with ``Player/Configuration/measuresLatency``: the
     /// latencies of the pictures shown, by the `LatencyTimecode` in them.
     public var glassToGlass: LatencySummary?

@@ -43,6 +43,8 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     public var consumedSamples: [Float] { consumed.copy() }
     private var firstSampleTime: Double?
     private var pulls: RecentLog<(deviceTime: Double, sampleIndex: Int)>
+    /// Samples consumed since this output was made, over every start: the pull log's
+    /// indices go on from one input to the next, as ``consumedSamples`` does.
     private let pullLock = LockedValue(0)
 
     public func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, Double) -> Void) throws {
@@ -54,7 +56,6 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: period * format.bytesPerFrame, alignment: 16)
             defer { buffer.deallocate() }
             var next = monotonicSeconds()
-            var index = 0
             while true {
                 let (running, paused) = state.withLock { $0 }
                 if !running { return }
@@ -70,9 +71,10 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
                 }
                 let heardAt = untimed ? now : next
                 render(buffer, heardAt)
-                pullLock.withLock { _ in
+                pullLock.withLock { consumedCount in
                     if firstSampleTime == nil { firstSampleTime = heardAt }
-                    pulls.append((heardAt, index))
+                    pulls.append((heardAt, consumedCount))
+                    consumedCount += period
                 }
                 soundFile?.append(UnsafeBufferPointer(buffer.bindMemory(to: Float.self)))
                 if keepSamples {
@@ -81,7 +83,6 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
                         for frame in 0..<period { list.append(samples[frame * format.channels]) }
                     }
                 }
-                index += period
                 next += Double(period) / Double(format.sampleRate)
                 // A machine too busy to keep up does not make the device play faster.
                 if monotonicSeconds() - next > 0.2 { next = monotonicSeconds() }

@@ -15,6 +15,7 @@ extension Player {
                         lock.withLock {
                             self.url = url
                             wantsToPlay = false
+                            reconnects = ReconnectTally()
                         }
                         return try replacement.open(url, startingAt: start, audioTrack: audioTrack)
                     }

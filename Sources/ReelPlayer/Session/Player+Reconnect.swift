@@ -19,6 +19,8 @@ extension Player {
     func reconnect(after reason: String, generation lost: Int) {
         let lostAt = clock.now
         guard let url = lock.withLock({ queue?.current ?? self.url }), let claim = claimSession(ifStill: lost) else { return }
+        // Before any session of the claim's generation exists, so none shows a picture unseen.
+        lock.withLock { reconnects.lost(at: lostAt, generation: claim.generation) }
         itemQueue.async { [self] in
             var schedule = ReconnectSchedule(limit: configuration.reconnectFor)
             do {
@@ -39,7 +41,11 @@ extension Player {
                     throw ReconnectError(attempts: schedule.attempts, seconds: clock.now - lostAt, lastFailure: lastFailure)
                 }
                 guard session != nil else { return }
-                continuation.yield(.reconnected(attempts: schedule.attempts, seconds: clock.now - lostAt))
+                let seconds = clock.now - lostAt
+                lock.withLock {
+                    continuation.yield(.reconnected(attempts: schedule.attempts, seconds: seconds))
+                    if let picture = reconnects.playsAgain(generation: claim.generation) { announce(picture) }
+                }
                 move(to: .ready)
                 if lock.withLock({ wantsToPlay }) { play() }
             } catch let error as ReconnectError {
@@ -50,6 +56,14 @@ extension Player {
                 // Stopped or replaced while reconnecting.
             }
         }
+    }
+}
+
+extension Player {
+    /// Says when a reconnected input's first picture came; with the lock held, so that it
+    /// follows `.reconnected` whichever of the two was noted last.
+    func announce(_ picture: ReconnectTally.FirstPicture) {
+        continuation.yield(.firstPictureAfterReconnect(seconds: picture.afterAttempt, outage: picture.afterLoss))
     }
 }
 

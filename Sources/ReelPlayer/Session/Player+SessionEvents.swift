@@ -41,6 +41,13 @@ extension Player {
             queuedItemFailed(error, generation: expected)
         case .endOfStream:
             endAndTell()
+        case .firstFrame(let latency):
+            continuation.yield(event)
+            let now = clock.now
+            // Under the lock: after the reconnect's own announcement, whichever thread is last.
+            lock.withLock {
+                if let picture = reconnects.firstPictureShown(generation: expected, afterAttempt: latency, at: now) { announce(picture) }
+            }
         default:
             continuation.yield(event)
         }

@@ -35,25 +35,43 @@ extension ServerPlaybackTests {
             try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "null", "-"]).stderr
         }
 
+        /// How the published stream reaches the player: RTMP, nginx's HLS of it, or nginx's
+        /// live HLS ladder of it (a master playlist of two variants, each the file).
+        enum Route { case rtmp, hls, hlsLadder }
+
         /// Plays the published stream with `arguments` for `seconds` counted from when the
         /// recording's first file (`firstFile`) appears, since opening an RTMP input takes
         /// a varying time on a loaded machine; then stops it with `signal`.
         private func recordLive(_ arguments: [String], firstFile: String, seconds: Double, signal: Int32 = SIGINT,
-                                overHLS: Bool = false) throws -> (status: Int32?, stderr: String) {
+                                over route: Route = .rtmp) throws -> (status: Int32?, stdout: String, stderr: String) {
             let server = try RTMPServer()
             defer { server.stop() }
-            let publisher = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", try published(), "-c", "copy", "-f", "flv", server.url()])
+            let publisher = route == .hlsLadder ? try publishLadder(try published(), to: server, name: "ladder")
+                : try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", try published(), "-c", "copy", "-f", "flv", server.url()])
             defer { publisher.stop() }
             try server.waitForPublisher(publisher)
-            if overHLS { try waitFor("two HLS fragments", while: publisher) { server.hlsHasFragments(2) } }
-            let errors = try Paths.temporaryDirectory().appendingPathComponent("stderr.txt").path
-            let player = try BackgroundProcess(Paths.reel, ["play", "--headless"] + arguments + [overHLS ? server.hlsURL() : server.url()], errorPath: errors)
+            let url: String
+            switch route {
+            case .rtmp: url = server.url()
+            case .hls:
+                try waitFor("two HLS fragments", while: publisher) { server.hlsHasFragments(2) }
+                url = server.hlsURL()
+            case .hlsLadder:
+                try waitFor("two HLS fragments of each variant", while: publisher) {
+                    server.hlsHasFragments(2, name: "ladder_low") && server.hlsHasFragments(2, name: "ladder_high")
+                }
+                url = server.hlsURL("ladder")
+            }
+            let directory = try Paths.temporaryDirectory()
+            let (output, errors) = (directory.appendingPathComponent("stdout.txt").path, directory.appendingPathComponent("stderr.txt").path)
+            let player = try BackgroundProcess(Paths.reel, ["play", "--headless"] + arguments + [url], outputPath: output, errorPath: errors)
             defer { player.stop() }
             try waitFor("recording \(firstFile)", while: player) { FileManager.default.fileExists(atPath: firstFile) }
             Thread.sleep(forTimeInterval: seconds)
             if signal == SIGKILL { player.kill() } else { player.interrupt() }
             _ = player.waitForExit(within: 10)
-            return (player.exitStatus, (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+            let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+            return (player.exitStatus, read(output), read(errors))
         }
 
         @Test(.timeLimit(.minutes(1))) func aRecordingIsAStretchOfThePublishedPictures() throws {
@@ -101,13 +119,31 @@ extension ServerPlaybackTests {
         @Test(.timeLimit(.minutes(1))) func nginxsHLSPlaysLiveAndRecordsAsARunOfThePublishedPictures() throws {
             let directory = try Paths.temporaryDirectory()
             let file = directory.appendingPathComponent("hls.mkv").path
-            let run = try recordLive(["--record", file, "--stats"], firstFile: file, seconds: 5, overHLS: true)
+            let run = try recordLive(["--record", file, "--stats"], firstFile: file, seconds: 5, over: .hls)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains(" live "), "not played as live: \(run.stderr.suffix(400))")
             #expect(try readsCleanly(file) == "")
             let recorded = try pictureHashes(file)
             let start = startOfRun(recorded, in: try pictureHashes(try published()))
             print("HLS out of nginx: recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
+            #expect(recorded.count >= 75 && start != nil, "\(recorded.count) pictures, a run of the source: \(start != nil)")
+        }
+
+        /// nginx's live HLS ladder (a master playlist of two variants): the policy keeps it
+        /// on the FFmpeg engine, which plays it live (GStreamer's would adapt but not play
+        /// live), and what was recorded from it is a run of the published pictures.
+        @Test(.timeLimit(.minutes(1))) func aLiveLadderPlaysLiveThroughFFmpegAndRecordsARunOfThePublishedPictures() throws {
+            let directory = try Paths.temporaryDirectory()
+            let file = directory.appendingPathComponent("ladder.mkv").path
+            let run = try recordLive(["--record", file, "--stats"], firstFile: file, seconds: 5, over: .hlsLadder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains(" live "), "not played as live: \(run.stderr.suffix(400))")
+            let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            #expect((report?["statistics"] as? [String: Any])?["engine"] as? String == "ffmpeg", "\(run.stdout)")
+            #expect(try readsCleanly(file) == "")
+            let recorded = try pictureHashes(file)
+            let start = startOfRun(recorded, in: try pictureHashes(try published()))
+            print("live HLS ladder out of nginx: recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
             #expect(recorded.count >= 75 && start != nil, "\(recorded.count) pictures, a run of the source: \(start != nil)")
         }
 

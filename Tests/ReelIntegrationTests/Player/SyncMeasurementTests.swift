@@ -14,8 +14,7 @@ extension PlaybackTests {
     /// beep, the median normal; the busy-cores case measures load on purpose).
     @Suite(.serialized) struct SyncMeasurementTests {
         struct Measurement {
-            var flashes: [Double]
-            var beeps: [Double]
+            var sync: FlashBeepSync
             var dropped: Int
         }
 
@@ -33,37 +32,15 @@ extension PlaybackTests {
             let dropped = player.statistics.framesDropped
             player.stop()
 
-            // Flashes: the first bright frame after a dark one, when it was put on screen.
-            var flashes: [Double] = []
-            var wasBright = false
-            for shown in video.presentations {
-                let bright = shown.meanLuma > 128
-                if bright && !wasBright { flashes.append(shown.deviceTime) }
-                wasBright = bright
-            }
-            // Beeps: the first loud sample after 0.3 s of quiet, when the device consumed it.
-            let samples = audio.consumedSamples
-            let pulls = audio.pullLog
-            var beeps: [Double] = []
-            var quietSince = -1_000_000
-            for (index, sample) in samples.enumerated() {
-                if abs(sample) > 0.05 {
-                    if index - quietSince > 14_400, let pull = pulls.last(where: { $0.sampleIndex <= index }) {
-                        beeps.append(pull.deviceTime + Double(index - pull.sampleIndex) / 48000)
-                    }
-                    quietSince = index
-                }
-            }
-            return Measurement(flashes: flashes, beeps: beeps, dropped: dropped)
+            return Measurement(sync: FlashBeepSync(video: video, audio: audio), dropped: dropped)
         }
 
         private func expectInSync(_ measurement: Measurement, label: String, seconds: Int) {
-            #expect(measurement.flashes.count >= seconds - 2, "\(label): \(measurement.flashes.count) flashes seen")
-            #expect(measurement.beeps.count >= seconds - 2, "\(label): \(measurement.beeps.count) beeps heard")
+            let sync = measurement.sync
+            #expect(sync.flashes.count >= seconds - 2, "\(label): \(sync.flashes.count) flashes seen")
+            #expect(sync.beeps.count >= seconds - 2, "\(label): \(sync.beeps.count) beeps heard")
             let frameDuration = 1.0 / 25
-            let offsets = measurement.flashes.compactMap { flash in
-                measurement.beeps.min(by: { abs($0 - flash) < abs($1 - flash) }).map { flash - $0 }
-            }
+            let offsets = sync.offsets
             let worst = offsets.map(abs).max() ?? .infinity
             let median = offsets.sorted()[offsets.count / 2]
             #expect(worst <= frameDuration, "\(label): worst flash-to-beep offset \(worst * 1000) ms")

@@ -119,6 +119,10 @@ final class BackgroundProcess {
     func isListening(on port: UInt16) throws -> Bool {
         try Processes.run("ss", ["-Htlnp", "sport = :\(port)"]).stdout.contains("pid=\(process.processIdentifier),")
     }
+    /// Whether this process holds an established TCP connection to local `port`.
+    func isConnected(to port: UInt16) throws -> Bool {
+        try Processes.run("ss", ["-Htnp", "state", "established", "dport = :\(port)"]).stdout.contains("pid=\(process.processIdentifier),")
+    }
     /// The process's threads and open descriptors now, from /proc.
     var threadsAndDescriptors: (threads: Int, descriptors: Int) {
         let pid = process.processIdentifier

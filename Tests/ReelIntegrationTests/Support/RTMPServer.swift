@@ -2,7 +2,8 @@ import Foundation
 
 /// nginx with its RTMP module on a loopback port: `live` takes publishers and players,
 /// and cuts what is published into HLS (1 s fragments) that nginx serves over HTTP on
-/// `httpPort`. It can be killed and started again on the same port, as a server that
+/// `httpPort`; streams published as `NAME_low` and `NAME_high` are the two variants of
+/// the live master playlist `NAME.m3u8` (`hls_variant`). It can be killed and started again on the same port, as a server that
 /// crashes is.
 final class RTMPServer {
     private(set) var port: UInt16 = 0
@@ -41,7 +42,8 @@ final class RTMPServer {
             pid \(directory.path)/nginx.pid;
             events {}
             rtmp { server { listen 127.0.0.1:\(port); application live {
-                live on; hls on; hls_path \(hls); hls_fragment 1s; hls_playlist_length 6s; } } }
+                live on; hls on; hls_path \(hls); hls_fragment 1s; hls_playlist_length 6s;
+                hls_variant _low BANDWIDTH=400000; hls_variant _high BANDWIDTH=1200000; } } }
             http { access_log off; server { listen 127.0.0.1:\(httpPort); location /hls/ { alias \(hls)/;
                 types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; } add_header Cache-Control no-cache; } } }
             """
@@ -78,12 +80,9 @@ final class RTMPServer {
         (try? String(contentsOfFile: directory.path + "/error.log", encoding: .utf8)) ?? ""
     }
 
-    /// Waits until `publisher` holds a connection to nginx (before any player connects, the
-    /// only one).
+    /// Waits until `publisher` holds a connection to nginx.
     func waitForPublisher(_ publisher: BackgroundProcess) throws {
-        try waitFor("publisher connected to nginx", while: publisher) {
-            !(try Processes.run("ss", ["-Htn", "state", "established", "sport = :\(port)"]).stdout.isEmpty)
-        }
+        try waitFor("publisher connected to nginx", while: publisher) { [port] in try publisher.isConnected(to: port) }
     }
 
     /// Ends nginx at once (SIGKILL), as a crash would.
@@ -102,4 +101,12 @@ func publishTestStream(to url: String) throws -> BackgroundProcess {
         "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
         "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25", "-c:a", "aac", "-f", "flv", url,
     ])
+}
+
+/// ffmpeg publishing `file` in real time, unchanged (`-c copy`), as both variants of the
+/// live HLS ladder `name` (`name_low` and `name_high`): either variant's pictures are the
+/// file's, whichever a player chooses.
+func publishLadder(_ file: String, to server: RTMPServer, name: String = "test", loops: Int = 0) throws -> BackgroundProcess {
+    try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-stream_loop", String(loops), "-i", file]
+        + ["low", "high"].flatMap { ["-map", "0", "-c", "copy", "-f", "flv", server.url("\(name)_\($0)")] })
 }

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// `reel play --headless --stats URL` while its stream is taken away and brought back
+/// `cycles` times: how long after each return the picture was back, the process's threads
+/// and descriptors after each cycle, and its JSON report at the end.
+///
+/// The time runs from the moment `bringBack` says the stream is back (a publisher
+/// connected to the server, a server listening again) to the player's line that its first
+/// picture is on screen (`reel: picture back`), so it holds whatever the player's back-off
+/// and probing do. `REEL_RECONNECT_CYCLES` raises the count for the reconnect table
+/// (`scripts/bench-reconnect.sh`).
+struct ReconnectCycles {
+    var resumes: [Double] = []
+    var counts: [(threads: Int, descriptors: Int)] = []
+    /// The report's `statistics` object.
+    var statistics: [String: Any] = [:]
+    /// What the player wrote on stderr but its live line, for the messages of failures.
+    var log = ""
+
+    var median: Double { resumes.sorted()[resumes.count / 2] }
+
+    /// One line for the log and the table: `label: picture back [..] s after the stream (median m)`.
+    func line(_ label: String) -> String {
+        let figures = resumes.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+        return String(format: "reconnect %@: picture back [%@] s after the stream was back, median %.2f; threads/descriptors after cycle 1: %d/%d, after cycle %d: %d/%d",
+                      label, figures, median, counts.first?.threads ?? -1, counts.first?.descriptors ?? -1, counts.count,
+                      counts.last?.threads ?? -1, counts.last?.descriptors ?? -1)
+    }
+
+    /// Plays `url` (with `arguments` before it) until it shows pictures, then runs the
+    /// cycles: `takeAway`, half a second down, `bringBack` (returning once the stream is
+    /// back), the picture back, 1.5 s of playing. Records an issue and stops early when a
+    /// picture does not come back within 20 s.
+    init(url: String, arguments: [String] = [], cycles requested: Int, takeAway: () throws -> Void, bringBack: () throws -> Void) throws {
+        let cycles = max(requested, ProcessInfo.processInfo.environment["REEL_RECONNECT_CYCLES"].flatMap(Int.init) ?? 0)
+        let directory = try Paths.temporaryDirectory()
+        let errors = directory.appendingPathComponent("stderr.txt").path
+        let report = directory.appendingPathComponent("report.json").path
+        let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--stats"] + arguments + [url], outputPath: report, errorPath: errors)
+        defer { player.stop() }
+        let stderr = { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").suffix(800) }
+        try #require(waitForText(" shown ", count: 8, in: errors, timeout: 20) != nil, "not playing: \(stderr())")
+        for cycle in 1...cycles {
+            try takeAway()
+            Thread.sleep(forTimeInterval: 0.5)
+            try bringBack()
+            let back = Date()
+            guard let shown = waitForText("reel: picture back", count: cycle, in: errors, timeout: 20) else {
+                Issue.record("cycle \(cycle): no picture within 20 s of the stream's return: \(stderr())")
+                return
+            }
+            resumes.append(shown.timeIntervalSince(back))
+            Thread.sleep(forTimeInterval: 1.5)
+            counts.append(player.threadsAndDescriptors)
+        }
+        player.interrupt()
+        #expect(player.waitForExit(within: 10) && player.exitStatus == 0, "\(stderr())")
+        log = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+            .compactMap { line in line.range(of: "reel: ").map { line[$0.lowerBound...] } }.joined(separator: "\n")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        statistics = json?["statistics"] as? [String: Any] ?? [:]
+    }
+}

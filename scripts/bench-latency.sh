@@ -73,7 +73,9 @@ except Exception:
 
 reel_row() {  # URL [reel play options...]
   local url=$1; shift
-  { timeout -s INT $((warmup + measure + 2)) "$reel" play --headless --stats --measure-latency --latency 0 --latency-warmup $warmup "$@" "$url" 2>/dev/null || true; } | figures
+  # --duration: as many seconds counted as the pipe rows count (`reel latency --duration`).
+  { timeout -s INT $((warmup + measure + 12)) "$reel" play --headless --stats --measure-latency --latency 0 --latency-warmup $warmup \
+      --duration $((warmup + measure)) "$@" "$url" 2>/dev/null || true; } | figures
 }
 pipe_row() {  # COMMAND writing y4m
   { timeout -s INT $((warmup + measure + 12)) bash -c "$1 2>/dev/null | '$reel' latency --warmup $warmup --duration $((warmup + measure))" 2>/dev/null || true; } | figures

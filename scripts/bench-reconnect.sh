@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 bash scripts/setup.sh >/dev/null
-bash scripts/build-tests.sh >/dev/null
+bash scripts/build-tests.sh >/dev/null 2>&1
 export REEL_RECONNECT_CYCLES=${CYCLES:-5} NO_COLOR=1
 bundle="$(swift build -c release --show-bin-path)/ReelPackageTests.xctest"
 log=$(mktemp)

@@ -20,5 +20,10 @@ final class RTSPInterleavedTransport: RTPTransport {
 
     func sendControl(_ bytes: [UInt8]) { client.sendControl(bytes) }
 
-    func stop() async { client.stop() }
+    /// Lets go of the receiver's closure too: it holds the receiver, which holds this
+    /// transport (a reconnect left one connection's descriptor open each time).
+    func stop() async {
+        handOn.withLock { $0 = nil }
+        client.stop()
+    }
 }

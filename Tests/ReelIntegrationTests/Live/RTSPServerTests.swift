@@ -234,7 +234,8 @@ extension ServerPlaybackTests {
 
         /// The server killed and started again on its port while a player plays, twice: the
         /// picture is back within 2 s of the server listening again, through FFmpeg (video
-        /// and sound) and through Reel's client (video alone, over TCP and UDP).
+        /// and sound) and through Reel's client (video alone, over TCP and UDP), and no
+        /// descriptor is left behind.
         @Test(.timeLimit(.minutes(2)), arguments: [("clip", "tcp"), ("video", "tcp"), ("video", "udp")])
         func aServerKilledAndStartedAgainIsPlayedAgain(mount: String, transport: String) throws {
             let file = try Fixtures.made("rtsp-clip-30s.mp4", [
@@ -250,6 +251,8 @@ extension ServerPlaybackTests {
             print(cycles.line("gst-rtsp-server /\(mount) over \(transport) (killed)"))
             #expect(cycles.resumes.count >= 2 && cycles.resumes.allSatisfy { $0 <= 2 }, "\(cycles.resumes)\n\(cycles.log)")
             #expect(cycles.statistics["reconnects"] as? Int == cycles.resumes.count, "\(cycles.statistics)")
+            // A descriptor kept per reconnect (one was, over TCP) shows by the second cycle.
+            #expect(cycles.counts.last?.descriptors == cycles.counts.first?.descriptors, "\(cycles.counts)")
         }
     }
 }

@@ -196,8 +196,10 @@ public final class Demuxer {
         if code < 0 { throw Self.error(code, operation: .seek, url: url, interrupt: interrupt) }
     }
 
-    /// The stream libavformat judges best of `type` (`av_find_best_stream`).
+    /// The stream libavformat judges best of `type` (`av_find_best_stream`); of an HLS
+    /// master playlist's variants, the highest's (``highestVariantStream(of:)``).
     public func bestStream(of type: MediaType) -> Int? {
+        if let variant = highestVariantStream(of: type) { return variant }
         let code = av_find_best_stream(context, type.ffmpegType, -1, -1, nil, 0)
         return code >= 0 ? Int(code) : nil
     }

@@ -54,6 +54,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
         self.audioStream = audioStream
         self.framePool = framePool
         decoderOptions = options
+        (source as? Demuxer)?.discardOtherVariants(keeping: [videoStream, audioStream].compactMap { $0 })
     }
 
     func start(into sink: any FrameSink, serial: Int, spawn: (String, @escaping @Sendable () -> Void) -> Void) {
@@ -90,6 +91,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
     func switchAudio(to index: Int) throws {
         guard let framePool else { throw DecodeError(.noSuchStream(.audio)) }
         let decoder = try source.makeDecoder(streamIndex: index, options: decoderOptions, framePool: framePool)
+        (source as? Demuxer)?.undiscard(index)
         preparedSwitch.withLock { $0 = (index, decoder) }
     }
 

@@ -102,6 +102,34 @@ extension PlaybackTests {
             #expect(stall <= 1, "longest stall \(stall) s")
         }
 
+        /// FFmpeg's engine plays an HLS master's highest variant, as mpv does (FFmpeg's own
+        /// choice is the first listed, here the lowest), and downloads only its segments
+        /// once opened: the others' first two segments, which opening reads to learn their
+        /// streams (FFmpeg's probe), and no more.
+        @Test(.timeLimit(.minutes(1))) func ffmpegPlaysTheHighestVariantAndFetchesOnlyIt() async throws {
+            let server = try StaticWebServer(root: try Self.ladder())
+            defer { server.stop() }
+            let relay = try FaultyRelay(to: server.port)
+            defer { relay.stop() }
+            let fetched = LockedValue<[Int: Int]>([:])
+            relay.observeRequests { path in
+                if let variant = BandwidthScenario.variant(ofSegment: path) { fetched.withLock { $0[variant, default: 0] += 1 } }
+            }
+            var configuration = Player.Configuration()
+            configuration.engine = .ffmpeg
+            let video = RecordingVideoOutput()
+            let player = Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput() })
+            let events = EventLog(player)
+            try await player.open("http://127.0.0.1:\(relay.port)/master.m3u8")
+            player.play()
+            #expect(await events.wait(timeout: 20) { if case .time(let position) = $0 { position >= 6 } else { false } })
+            player.stop()
+            let segments = fetched.withLock { $0 }
+            print("FFmpeg on the HLS ladder: heights shown \(Set(video.shown.map(\.height)).sorted()); segments fetched per variant \(segments.sorted { $0.key < $1.key })")
+            #expect(!video.shown.isEmpty && video.shown.allSatisfy { $0.height == 720 }, "\(Set(video.shown.map(\.height)).sorted())")
+            #expect((segments[2] ?? 0) >= 4 && (segments[0] ?? 0) <= 2 && (segments[1] ?? 0) <= 2, "segments fetched per variant: \(segments)")
+        }
+
         /// `packetQueueSeconds` bounds how far ahead GStreamer downloads an adaptive stream
         /// (its demuxers' default is 30 s): with the display held on its first picture, the
         /// newest segment requested once the downloads stop stays within the bound, a segment

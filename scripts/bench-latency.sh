@@ -32,7 +32,7 @@ rows=${ROWS:-rtp rtsp-udp rtsp-tcp srt ts ts+20ms ts+20ms-c rtmp hls}
 reel=$PWD/.build/release/reel
 dir=$(mktemp -d)
 children=()
-cleanup() { for pid in "${children[@]}" ${camera_pid:-}; do kill "$pid" 2>/dev/null || true; done; rm -rf "$dir"; }
+cleanup() { for pid in "${children[@]}" ${camera_pid:-} ${row_child:-}; do kill "$pid" 2>/dev/null || true; done; rm -rf "$dir"; }
 trap cleanup EXIT
 port=$(( (RANDOM % 5000) * 2 + 40000 ))
 # Without direct rendering: y4menc writes a decoder's padded buffers whole (GStreamer 1.22).
@@ -127,13 +127,14 @@ for row in $rows; do
       gst_cmd="gst-launch-1.0 -q srtsrc uri='srt://127.0.0.1:$((port + 30))?mode=caller' latency=20 ! tsdemux ! h264parse ! $decode" ;;
     ts|ts+20ms|ts+20ms-c)
       listen=$((port + 40)); camera_args=(-o "udp://127.0.0.1:$listen?pkt_size=1316")
+      # Each row's delay line takes the camera's port: the row before's is stopped after it.
       if [ "$row" = ts+20ms ]; then
         listen=$((port + 41))
-        /usr/bin/python3 scripts/lib/udp_delay_line.py $((port + 40)) $listen 20 & children+=($!)
+        /usr/bin/python3 scripts/lib/udp_delay_line.py $((port + 40)) $listen 20 & row_child=$!
       elif [ "$row" = ts+20ms-c ]; then
         listen=$((port + 42))
         clang -O2 -o "$dir/udp_delay_line" scripts/lib/udp_delay_line.c   # Swift's own C compiler
-        "$dir/udp_delay_line" $((port + 40)) $listen 20 & children+=($!)
+        "$dir/udp_delay_line" $((port + 40)) $listen 20 & row_child=$!
       fi
       url=udp://127.0.0.1:$listen; reel_args=("$url")
       ffmpeg_input="-i $url"; reorder=
@@ -158,6 +159,7 @@ for row in $rows; do
       echo "$row $viewer $(measure_viewer "$viewer")" >> "$dir/results"
     done
   done
+  if [ -n "${row_child:-}" ]; then kill "$row_child" 2>/dev/null || true; wait "$row_child" 2>/dev/null || true; row_child=; fi
 done
 
 [ -s "$dir/results" ] || { echo "bench: nothing measured" >&2; exit 1; }

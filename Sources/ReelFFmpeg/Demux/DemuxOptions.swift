@@ -19,6 +19,10 @@ public struct DemuxOptions: Sendable {
     /// listed (``forLiveHLS()`` sets it).
     public var livePlaylistReloads = false
 
+    /// Of an HLS master playlist's variants, play the highest whose `BANDWIDTH` is at most
+    /// this (bits/s; the lowest when none is); nil for the highest of all.
+    public var maximumVariantBitrate: Int?
+
     /// Options; a 15-second timeout, the format probed, no protocol options, unless told.
     public init(timeout: Double? = 15, formatName: String? = nil, formatOptions: [String: String] = [:]) {
         self.timeout = timeout

@@ -11,9 +11,10 @@ extension Demuxer {
         return Int(String(cString: entry.pointee.value))
     }
 
-    /// The stream of `type` of the variant with the highest bit rate, when two or more
-    /// variants have one: FFmpeg's own choice falls on the first variant listed, often the
-    /// lowest (mpv's `hls-bitrate` takes the highest by default too).
+    /// The stream of `type` of the variant with the highest bit rate (at most
+    /// ``maximumVariantBitrate``; the lowest when none is), when two or more variants have
+    /// one: FFmpeg's own choice falls on the first variant listed, often the lowest (mpv's
+    /// `hls-bitrate` takes the highest by default too).
     func highestVariantStream(of type: MediaType) -> Int? {
         let candidates = (0..<Int(context.pointee.nb_streams)).compactMap { index -> (index: Int, bitrate: Int)? in
             guard stream(at: index)?.pointee.codecpar.pointee.codec_type == type.ffmpegType,
@@ -21,10 +22,10 @@ extension Demuxer {
             return (index, bitrate)
         }
         guard Set(candidates.map(\.bitrate)).count >= 2 else { return nil }
-        // The first listed of the highest.
-        return candidates.reduce(nil) { best, candidate in
-            best.map { $0.bitrate >= candidate.bitrate ? $0 : candidate } ?? candidate
-        }?.index
+        let allowed = candidates.filter { $0.bitrate <= maximumVariantBitrate ?? .max }
+        // The first listed of the highest allowed, or of the lowest.
+        guard allowed.isEmpty else { return allowed.first { $0.bitrate == allowed.map(\.bitrate).max() }?.index }
+        return candidates.first { $0.bitrate == candidates.map(\.bitrate).min() }?.index
     }
 
     /// Discards the streams of the variants none of `streams` belongs to, so that only the

@@ -19,6 +19,8 @@ public final class Demuxer {
     private var wholePictures: WholePicturePackets?
     /// A live HLS input's playlist reloads; the context calls into it until it is closed.
     private let playlistReloads: LivePlaylistReloads?
+    /// The highest variant bit rate ``bestStream(of:)`` takes of an HLS master's.
+    let maximumVariantBitrate: Int?
 
     /// Opens `url` and reads enough of it to describe its streams.
     ///
@@ -45,6 +47,7 @@ public final class Demuxer {
         }
         self.context = context
         self.playlistReloads = playlistReloads
+        maximumVariantBitrate = options.maximumVariantBitrate
         self.info = MediaInfo(formatContext: context, url: url)
         if options.wholePicturePackets { wholePictures = WholePicturePackets(context) }
     }

@@ -102,12 +102,13 @@ enum PlaybackEngines {
                                        readAhead: configuration.packetQueueSeconds)
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
-            let options: DemuxOptions = switch (configuration.live == .off ? nil : heads.liveHLS, liveByProtocol) {
+            var options: DemuxOptions = switch (configuration.live == .off ? nil : heads.liveHLS, liveByProtocol) {
             case (.mediaPlaylist?, _): configuration.input.forLiveHLS()
             // FFmpeg reloads a master's variants itself, on its own timer.
             case (.masterPlaylist?, _), (nil, true): configuration.input.forLiveInput()
             case (nil, false): configuration.input
             }
+            options.maximumVariantBitrate = maximumBitrate
             let source = try PlaybackSources.open(url, options: options,
                                                   interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
                                                   liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target, records: records)

@@ -125,7 +125,8 @@ extension Player {
         public var engine: EngineSelection = .automatic
 
         /// The tallest variant an adaptive stream (an HLS master playlist) may switch to,
-        /// rows (mpv's `--hls-bitrate` by size); nil for no cap.
+        /// rows (mpv's `--hls-bitrate` by size); nil for no cap. Through FFmpeg, which
+        /// plays one variant, the one it plays.
         public var maximumVariantHeight: Int?
 
         /// ffplay's defaults, with queues a little deeper.

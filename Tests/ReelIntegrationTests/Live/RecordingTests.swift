@@ -114,28 +114,15 @@ extension ServerPlaybackTests {
             #expect(recorded.count >= 50 && startOfRun(recorded, in: source) != nil, "\(recorded.count) pictures")
         }
 
-        /// nginx's HLS out of the published stream: played as live (no ENDLIST), and what
-        /// was recorded from it is a run of the published pictures.
-        @Test(.timeLimit(.minutes(1))) func nginxsHLSPlaysLiveAndRecordsAsARunOfThePublishedPictures() throws {
+        /// nginx's HLS out of the published stream, a media playlist or the live ladder (a
+        /// master playlist of two variants, which the policy keeps on FFmpeg: GStreamer's
+        /// engine would adapt but not play live): played live by FFmpeg, and what was
+        /// recorded from it is a run of the published pictures.
+        @Test(.timeLimit(.minutes(1)), arguments: [Route.hls, .hlsLadder])
+        func nginxsHLSPlaysLiveAndRecordsAsARunOfThePublishedPictures(over route: Route) throws {
             let directory = try Paths.temporaryDirectory()
             let file = directory.appendingPathComponent("hls.mkv").path
-            let run = try recordLive(["--record", file, "--stats"], firstFile: file, seconds: 5, over: .hls)
-            #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stderr.contains(" live "), "not played as live: \(run.stderr.suffix(400))")
-            #expect(try readsCleanly(file) == "")
-            let recorded = try pictureHashes(file)
-            let start = startOfRun(recorded, in: try pictureHashes(try published()))
-            print("HLS out of nginx: recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
-            #expect(recorded.count >= 75 && start != nil, "\(recorded.count) pictures, a run of the source: \(start != nil)")
-        }
-
-        /// nginx's live HLS ladder (a master playlist of two variants): the policy keeps it
-        /// on the FFmpeg engine, which plays it live (GStreamer's would adapt but not play
-        /// live), and what was recorded from it is a run of the published pictures.
-        @Test(.timeLimit(.minutes(1))) func aLiveLadderPlaysLiveThroughFFmpegAndRecordsARunOfThePublishedPictures() throws {
-            let directory = try Paths.temporaryDirectory()
-            let file = directory.appendingPathComponent("ladder.mkv").path
-            let run = try recordLive(["--record", file, "--stats"], firstFile: file, seconds: 5, over: .hlsLadder)
+            let run = try recordLive(["--record", file, "--stats"], firstFile: file, seconds: 5, over: route)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains(" live "), "not played as live: \(run.stderr.suffix(400))")
             let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
@@ -143,7 +130,7 @@ extension ServerPlaybackTests {
             #expect(try readsCleanly(file) == "")
             let recorded = try pictureHashes(file)
             let start = startOfRun(recorded, in: try pictureHashes(try published()))
-            print("live HLS ladder out of nginx: recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
+            print("\(route == .hls ? "HLS" : "live HLS ladder") out of nginx: recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
             #expect(recorded.count >= 75 && start != nil, "\(recorded.count) pictures, a run of the source: \(start != nil)")
         }
 

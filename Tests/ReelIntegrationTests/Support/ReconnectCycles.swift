@@ -18,13 +18,14 @@ struct ReconnectCycles {
     /// What the player wrote on stderr but its live line, for the messages of failures.
     var log = ""
 
-    var median: Double { resumes.sorted()[resumes.count / 2] }
+    /// Nil when no cycle came back.
+    var median: Double? { resumes.isEmpty ? nil : resumes.sorted()[resumes.count / 2] }
 
-    /// One line for the log and the table: `label: picture back [..] s after the stream (median m)`.
+    /// One line for the log and the table: each cycle's time, their median, the counts.
     func line(_ label: String) -> String {
         let figures = resumes.map { String(format: "%.2f", $0) }.joined(separator: ", ")
         return String(format: "reconnect %@: picture back [%@] s after the stream was back, median %.2f; threads/descriptors after cycle 1: %d/%d, after cycle %d: %d/%d",
-                      label, figures, median, counts.first?.threads ?? -1, counts.first?.descriptors ?? -1, counts.count,
+                      label, figures, median ?? .nan, counts.first?.threads ?? -1, counts.first?.descriptors ?? -1, counts.count,
                       counts.last?.threads ?? -1, counts.last?.descriptors ?? -1)
     }
 

@@ -200,7 +200,7 @@ public final class Demuxer {
     }
 
     /// The stream libavformat judges best of `type` (`av_find_best_stream`); of an HLS
-    /// master playlist's variants, the highest's (``highestVariantStream(of:)``).
+    /// master playlist's variants, the highest's (within `DemuxOptions.maximumVariantBitrate`).
     public func bestStream(of type: MediaType) -> Int? {
         if let variant = highestVariantStream(of: type) { return variant }
         let code = av_find_best_stream(context, type.ffmpegType, -1, -1, nil, 0)

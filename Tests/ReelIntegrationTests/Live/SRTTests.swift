@@ -54,7 +54,8 @@ extension ServerPlaybackTests {
         /// a picture within 2 s of the listener's return. A sender that ends (after 4 s)
         /// closes its connection; one killed leaves it to libsrt's 5 s without a packet
         /// from the peer (its peer idle timeout, which FFmpeg 5.1's libsrt options cannot
-        /// set), so the loss is noticed that long after, and the bound is 5 s longer.
+        /// set), so the loss is noticed that long after the kill (the cycle waits for it);
+        /// its bound is 5 s longer.
         @Test(.timeLimit(.minutes(2)), arguments: ["closed", "killed"]) func aSenderThatRestartsIsCalledAgain(ending: String) throws {
             let file = try RTSPServerTests.clip()
             let port = port()

@@ -61,15 +61,19 @@ final class EventLog: @unchecked Sendable {
 
     /// Waits until `predicate` holds for some event, up to `timeout` seconds (without
     /// blocking a thread of the cooperative pool, which delivers the events).
+    /// Only events after the first `skipping` count (those of a session replaced since).
     @discardableResult
-    func wait(timeout: Double = 10, for predicate: (PlayerEvent) -> Bool) async -> Bool {
+    func wait(timeout: Double = 10, skipping: Int = 0, for predicate: (PlayerEvent) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if all.contains(where: predicate) { return true }
+            if all.dropFirst(skipping).contains(where: predicate) { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return all.contains(where: predicate)
+        return all.dropFirst(skipping).contains(where: predicate)
     }
+
+    /// How many events came before the first that `predicate` holds for; nil when none did.
+    func index(where predicate: (PlayerEvent) -> Bool) -> Int? { all.firstIndex(where: predicate) }
 
     func count(where predicate: (PlayerEvent) -> Bool) -> Int { all.filter(predicate).count }
 }

@@ -24,15 +24,19 @@ struct ReconnectCycles {
     /// One line for the log and the table: each cycle's time, their median, the counts.
     func line(_ label: String) -> String {
         let figures = resumes.map { String(format: "%.2f", $0) }.joined(separator: ", ")
-        return String(format: "reconnect %@: picture back [%@] s after the stream was back, median %.2f; threads/descriptors after cycle 1: %d/%d, after cycle %d: %d/%d",
-                      label, figures, median ?? .nan, counts.first?.threads ?? -1, counts.first?.descriptors ?? -1, counts.count,
-                      counts.last?.threads ?? -1, counts.last?.descriptors ?? -1)
+        return String(format: "reconnect %@: picture back [%@] s after the stream was back, median %.2f; the last outage %.2f s; threads/descriptors after cycle 1: %d/%d, after cycle %d: %d/%d",
+                      label, figures, median ?? .nan, statistics["reconnect_outage"] as? Double ?? .nan, counts.first?.threads ?? -1,
+                      counts.first?.descriptors ?? -1, counts.count, counts.last?.threads ?? -1, counts.last?.descriptors ?? -1)
     }
 
     /// Plays `url` (with `arguments` before it) until it shows pictures, then runs the
-    /// cycles: `takeAway`, half a second down, `bringBack` (returning once the stream is
-    /// back), the picture back, 1.5 s of playing. Records an issue and stops early when a
-    /// picture does not come back within 20 s.
+    /// cycles: `takeAway`, the player's line that it lost the input, `bringBack`
+    /// (returning once the stream is back), the picture back, and three more reports of the
+    /// live line (playing on) before the process's threads and descriptors are counted.
+    /// The stream comes back once the loss is noticed, so the time measured is the
+    /// reconnect's alone, whatever noticing took (the report's `reconnect_outage` runs
+    /// from the notice too). Records an issue and stops early when a step does not come
+    /// within 20 s.
     init(url: String, arguments: [String] = [], cycles requested: Int, takeAway: () throws -> Void, bringBack: () throws -> Void) throws {
         let cycles = max(requested, ProcessInfo.processInfo.environment["REEL_RECONNECT_CYCLES"].flatMap(Int.init) ?? 0)
         let directory = try Paths.temporaryDirectory()
@@ -42,9 +46,13 @@ struct ReconnectCycles {
         defer { player.stop() }
         let stderr = { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").suffix(800) }
         try #require(waitForText(" shown ", count: 8, in: errors, timeout: 20) != nil, "not playing: \(stderr())")
+        let liveLines = { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").components(separatedBy: " shown ").count - 1 }
         for cycle in 1...cycles {
             try takeAway()
-            Thread.sleep(forTimeInterval: 0.5)
+            guard waitForText("reconnecting (attempt 1)", count: cycle, in: errors, timeout: 20) != nil else {
+                Issue.record("cycle \(cycle): the loss was not noticed within 20 s: \(stderr())")
+                return
+            }
             try bringBack()
             let back = Date()
             guard let shown = waitForText("reel: picture back", count: cycle, in: errors, timeout: 20) else {
@@ -52,7 +60,10 @@ struct ReconnectCycles {
                 return
             }
             resumes.append(shown.timeIntervalSince(back))
-            Thread.sleep(forTimeInterval: 1.5)
+            guard waitForText(" shown ", count: liveLines() + 3, in: errors, timeout: 20) != nil else {
+                Issue.record("cycle \(cycle): the live line stopped after the picture came back: \(stderr())")
+                return
+            }
             counts.append(player.threadsAndDescriptors)
         }
         player.interrupt()

@@ -65,7 +65,7 @@ public enum EnginePolicy {
                 return EngineDecision(.gstreamer, because: "a DASH manifest: GStreamer's dashdemux2 switches representations with the bandwidth")
             }
             let variants = hlsVariantCount(text)
-            if variants >= 2, let variant = firstVariantHead.flatMap(manifestText), LiveHLSPlaylist.isLiveMediaPlaylist(variant) {
+            if variants >= 2, liveHLS(head: head, firstVariantHead: firstVariantHead) == .masterPlaylist {
                 return EngineDecision(.ffmpeg, because: "a live HLS master playlist with \(variants) variants: FFmpeg plays it live (catch-up, reconnect, recording), "
                                           + "which the GStreamer engine cannot; it keeps the variant it chose rather than switching with the bandwidth")
             }
@@ -78,6 +78,26 @@ public enum EnginePolicy {
             }
         }
         return EngineDecision(.ffmpeg, because: "the default engine: FFmpeg reads the container and decodes on Reel's threads")
+    }
+
+    /// Live HLS, known from a playlist's first bytes before it is opened (before its
+    /// missing duration says so).
+    public enum LiveHLS: Sendable {
+        /// A media playlist without an end.
+        case mediaPlaylist
+        /// A master playlist whose first variant's media playlist has no end.
+        case masterPlaylist
+    }
+
+    /// Whether `head` is a live HLS stream's: a media playlist read whole and without an
+    /// end, or a master whose first variant's (`firstVariantHead`) is one.
+    public static func liveHLS(head: Data?, firstVariantHead: Data?) -> LiveHLS? {
+        func isLive(_ head: Data?) -> Bool {
+            guard let head, head.count < headLimit, let text = String(data: head, encoding: .utf8) else { return false }
+            return LiveHLSPlaylist.isLiveMediaPlaylist(text)
+        }
+        if isLive(head) { return .mediaPlaylist }
+        return isLive(firstVariantHead) ? .masterPlaylist : nil
     }
 
     /// A manifest's first bytes as text.

@@ -33,9 +33,7 @@ extension Demuxer {
     public func discardOtherVariants(keeping streams: [Int]) {
         let kept = Set(streams.compactMap(variantBitrate(ofStream:)))
         guard !kept.isEmpty else { return }
-        for index in 0..<Int(context.pointee.nb_streams) {
-            if let bitrate = variantBitrate(ofStream: index), !kept.contains(bitrate) { stream(at: index)?.pointee.discard = AVDISCARD_ALL }
-        }
+        discardAll(except: Set((0..<Int(context.pointee.nb_streams)).filter { variantBitrate(ofStream: $0).map(kept.contains) ?? true }))
     }
 
     /// Reads stream `index` again (after ``discardOtherVariants(keeping:)``): a track of

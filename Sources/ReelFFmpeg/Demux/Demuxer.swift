@@ -107,16 +107,19 @@ public final class Demuxer {
     /// its streams are all there once both have come, and the probe ends with the first
     /// keyframe.
     private static func probeAGroupOfPicturesOfLiveFLV(_ context: UnsafeMutablePointer<AVFormatContext>) {
-        guard let format = context.pointee.iformat, String(cString: format.pointee.name) == "flv",
-              context.pointee.max_analyze_duration > 0 else { return }
+        guard isFLV(context), context.pointee.max_analyze_duration > 0 else { return }
         context.pointee.max_analyze_duration = max(context.pointee.max_analyze_duration, 1_500_000)
         context.pointee.fps_probe_size = 0
+    }
+
+    private static func isFLV(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        context.pointee.iformat.map { String(cString: $0.pointee.name) == "flv" } ?? false
     }
 
     /// An FLV input whose metadata promises a picture (`onMetaData`'s width, displayWidth
     /// or videocodecid) but that has no video stream yet.
     private static func promisesMissingVideo(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
-        guard let format = context.pointee.iformat, String(cString: format.pointee.name) == "flv" else { return false }
+        guard isFLV(context) else { return false }
         let hasVideo = (0..<Int(context.pointee.nb_streams)).contains { context.pointee.streams[$0]?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
         guard !hasVideo else { return false }
         let keys: [String] = ["width", "displayWidth", "videocodecid"]

@@ -102,7 +102,8 @@ enum PlaybackEngines {
                                        readAhead: configuration.packetQueueSeconds)
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
-            var options: DemuxOptions = switch (configuration.live == .off ? nil : heads.liveHLS, liveByProtocol) {
+            let liveHLS = EnginePolicy.liveHLS(head: heads.manifest, firstVariantHead: heads.firstVariant)
+            var options: DemuxOptions = switch (configuration.live == .off ? nil : liveHLS, liveByProtocol) {
             case (.mediaPlaylist?, _): configuration.input.forLiveHLS()
             // FFmpeg reloads a master's variants itself, on its own timer.
             case (.masterPlaylist?, _), (nil, true): configuration.input.forLiveInput()
@@ -135,37 +136,5 @@ enum PlaybackEngines {
         case .invalidData, .noStreams: return !LiveInputs.isLive(url: url)
         default: return false
         }
-    }
-}
-
-/// What is read of a playlist or manifest before an engine is chosen: its first bytes
-/// and, for an HLS master playlist with several variants, its first variant's, which say
-/// whether the stream is live.
-struct ManifestHeads: Sendable {
-    var manifest: Data?
-    var firstVariant: Data?
-
-    /// Live HLS, known before opening it (before its missing duration says so).
-    enum LiveHLS { case mediaPlaylist, masterPlaylist }
-
-    /// The heads of `url` when it is a playlist or manifest (``EnginePolicy/needsHead(_:)``),
-    /// each read within `timeout` seconds; none otherwise, or when it cannot be read.
-    static func read(_ url: String, timeout: Double?) -> ManifestHeads {
-        guard EnginePolicy.needsHead(url), let manifest = try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout) else {
-            return ManifestHeads()
-        }
-        let variant = EnginePolicy.firstVariantURL(in: manifest, of: url)
-        return ManifestHeads(manifest: manifest, firstVariant: variant.flatMap { try? ResourceHead.read($0, limit: EnginePolicy.headLimit, timeout: timeout) })
-    }
-
-    /// Whether these are a live HLS stream's: a media playlist read whole and without an
-    /// end, or a master whose first variant is one.
-    var liveHLS: LiveHLS? {
-        func isLive(_ head: Data?) -> Bool {
-            guard let head, head.count < EnginePolicy.headLimit, let text = String(data: head, encoding: .utf8) else { return false }
-            return LiveHLSPlaylist.isLiveMediaPlaylist(text)
-        }
-        if isLive(manifest) { return .mediaPlaylist }
-        return isLive(firstVariant) ? .masterPlaylist : nil
     }
 }

@@ -45,7 +45,7 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
     private var pulls: RecentLog<(deviceTime: Double, sampleIndex: Int)>
     /// Samples consumed since this output was made, over every start: the pull log's
     /// indices go on from one input to the next, as ``consumedSamples`` does.
-    private let pullLock = LockedValue(0)
+    private let samplesPulled = LockedValue(0)
 
     public func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, Double) -> Void) throws {
         state.withLock { $0.running = true }
@@ -71,7 +71,7 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
                 }
                 let heardAt = untimed ? now : next
                 render(buffer, heardAt)
-                pullLock.withLock { consumedCount in
+                samplesPulled.withLock { consumedCount in
                     if firstSampleTime == nil { firstSampleTime = heardAt }
                     pulls.append((heardAt, consumedCount))
                     consumedCount += period
@@ -95,7 +95,7 @@ public final class HeadlessAudioOutput: AudioOutput, @unchecked Sendable {
 
     /// Device time of each pull and how many samples had been consumed before it: every
     /// pull, or the latest `history` of them.
-    public var pullLog: [(deviceTime: Double, sampleIndex: Int)] { pullLock.withLock { _ in pulls.entries } }
+    public var pullLog: [(deviceTime: Double, sampleIndex: Int)] { samplesPulled.withLock { _ in pulls.entries } }
 
     /// Holds or resumes pulling.
     public func setPaused(_ paused: Bool) { state.withLock { $0.paused = paused } }

@@ -1,5 +1,3 @@
-import ReelCore
-
 /// What a live input's reconnects came to while it played. A reconnect replaces the
 /// session, whose counters start again; these are the player's and last until the next
 /// ``Player/open(_:)``.
@@ -44,9 +42,10 @@ struct ReconnectTally {
     /// seconds after its open began: its figures when a reconnect was announced already.
     mutating func firstPictureShown(generation: Int, afterAttempt: Double, at now: Double) -> FirstPicture? {
         guard var awaited, awaited.generation == generation, awaited.picture == nil else { return nil }
-        awaited.picture = (afterAttempt, now - awaited.lostAt)
+        let picture = (afterAttempt: afterAttempt, afterLoss: now - awaited.lostAt)
+        awaited.picture = picture
         self.awaited = awaited
-        return awaited.announced ? announce(awaited.picture!) : nil
+        return awaited.announced ? announce(picture) : nil
     }
 
     private mutating func announce(_ picture: FirstPicture) -> FirstPicture {

@@ -2,7 +2,8 @@
 # Runs one libFuzzer target offline for RUNS inputs (default 10 million):
 #   bash scripts/fuzz-campaign.sh ReelFuzzRTP 10000000
 # Targets: the executables in Fuzz/Sources (ReelFuzzVAP, ReelFuzzRTP, ReelFuzzSpherical,
-# ReelFuzzParameterSets, ReelFuzzAnnexB, ReelFuzzY4M, ReelFuzzCameraPath, ReelFuzzPlaylist).
+# ReelFuzzParameterSets, ReelFuzzAnnexB, ReelFuzzY4M, ReelFuzzCameraPath, ReelFuzzPlaylist,
+# ReelFuzzRTSP, ReelFuzzManifests, ReelFuzzFraming).
 # The corpus grows in .cache/fuzz/TARGET across campaigns; it starts from the seeds the
 # suite's smoke runs make from real inputs (made once, into .cache/fuzz-seeds), the
 # target's dictionary and its regressions (Fuzz/Regressions). An input that fails is

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
-swift build --package-path Fuzz --sanitize=fuzzer -c release >&2
+swift build --package-path Fuzz --sanitize=fuzzer -c release -Xswiftc -enable-testing >&2
 if (($#)); then
   target=$1
   shift

@@ -33,7 +33,8 @@ public struct LiveHLSPlaylist: Sendable, Equatable {
         for line in lines where !line.isEmpty {
             if line.hasPrefix("#EXT-X-STREAM-INF:") { return nil }
             if let value = Self.value(of: "#EXTINF:", in: line) {
-                pendingDuration = Double(value.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces))
+                // A duration that is no length (nan, inf, negative) would time the next reload by it.
+                pendingDuration = Double(value.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             } else if let value = Self.value(of: "#EXT-X-TARGETDURATION:", in: line) {
                 target = Double(value)
             } else if line.hasPrefix("#EXT-X-ENDLIST") {

@@ -30,13 +30,15 @@ package struct RTSPAuthentication: Sendable, Equatable {
 
     private static func parse(_ challenge: String) -> RTSPAuthentication? {
         let trimmed = challenge.trimmingCharacters(in: .whitespaces)
+        // Control characters (a tab aside) would be echoed into the request's own header.
+        guard !trimmed.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { return nil }
         guard let space = trimmed.firstIndex(of: " "),
               let scheme = Scheme.allCases.first(where: { $0.rawValue.lowercased() == trimmed[..<space].lowercased() }) else { return nil }
         return RTSPAuthentication(scheme: scheme, parameters: parameterList(String(trimmed[trimmed.index(after: space)...])))
     }
 
     /// `name="quoted, value", name=token` into a dictionary (quoted values unescaped).
-    static func parameterList(_ text: String) -> [String: String] {
+    package static func parameterList(_ text: String) -> [String: String] {
         var result: [String: String] = [:]
         var characters = Substring(text)
         while !characters.isEmpty {
@@ -76,11 +78,17 @@ package struct RTSPAuthentication: Sendable, Equatable {
             let offersAuth = parameters["qop"].map { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "auth" } } ?? false
             let count = String(format: "%08x", counter)
             let response = offersAuth ? md5("\(first):\(nonce):\(count):\(clientNonce):auth:\(second)") : md5("\(first):\(nonce):\(second)")
-            var fields = ["username=\"\(user)\"", "realm=\"\(realm)\"", "nonce=\"\(nonce)\"", "uri=\"\(uri)\"", "response=\"\(response)\""]
-            if let opaque = parameters["opaque"] { fields.append("opaque=\"\(opaque)\"") }
+            var fields = ["username=\(Self.quoted(user))", "realm=\(Self.quoted(realm))", "nonce=\(Self.quoted(nonce))", "uri=\(Self.quoted(uri))",
+                          "response=\"\(response)\""]
+            if let opaque = parameters["opaque"] { fields.append("opaque=\(Self.quoted(opaque))") }
             if let algorithm = parameters["algorithm"] { fields.append("algorithm=\(algorithm)") }
             if offersAuth { fields += ["qop=auth", "nc=\(count)", "cnonce=\"\(clientNonce)\""] }
             return "Digest " + fields.joined(separator: ", ")
         }
+    }
+
+    /// `value` as a quoted string (RFC 7230 3.2.6): a quote or backslash in it escaped.
+    static func quoted(_ value: String) -> String {
+        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -59,6 +59,10 @@ package struct RTSPConnectionParser: Sendable {
     package static let maxBodyBytes = 1 << 20
     private var buffer: [UInt8] = []
     private var start = 0
+    /// How far the search for the end of the headers got without finding it: the next
+    /// search goes on from there, so that a header block arriving a byte at a time is
+    /// searched once, not once per byte.
+    private var searched = 0
 
     package init() {}
 
@@ -66,6 +70,7 @@ package struct RTSPConnectionParser: Sendable {
     package mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)
+            searched = max(searched - start, 0)
             start = 0
         }
         buffer.append(contentsOf: bytes)
@@ -80,6 +85,7 @@ package struct RTSPConnectionParser: Sendable {
             guard buffer.count - start - 4 >= length else { return nil }
             let item = RTSPConnectionItem.interleaved(channel: buffer[start + 1], packet: Array(buffer[start + 4..<start + 4 + length]))
             start += 4 + length
+            searched = start
             return item
         }
         guard let headerEnd = headerEnd() else {
@@ -107,12 +113,14 @@ package struct RTSPConnectionParser: Sendable {
         guard buffer.count - bodyStart >= bodyLength else { return nil }
         let body = Array(buffer[bodyStart..<bodyStart + bodyLength])
         start = bodyStart + bodyLength
+        searched = start
         return .response(RTSPResponse(status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "", headers: headers, body: body))
     }
 
     /// Where the blank line that ends the headers begins (CRLF CRLF, or LF LF).
-    private func headerEnd() -> Int? {
-        var index = start
+    private mutating func headerEnd() -> Int? {
+        // The last three bytes searched may begin the blank line with the bytes that came since.
+        var index = max(start, searched - 3)
         let limit = min(buffer.count, start + Self.maxHeaderBytes + 4)
         while index + 1 < limit {
             if buffer[index] == 0x0A && buffer[index + 1] == 0x0A { return index }
@@ -121,6 +129,7 @@ package struct RTSPConnectionParser: Sendable {
             }
             index += 1
         }
+        searched = max(index, start)
         return nil
     }
 }

@@ -80,7 +80,7 @@ package struct RTSPTransportHeader: Sendable {
     package init(_ text: String) {
         isInterleaved = false
         for field in text.split(separator: ";") {
-            let parts = field.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             let name = parts[0].lowercased()
             if name.hasPrefix("rtp/avp/tcp") { isInterleaved = true }
             guard parts.count == 2 else { continue }
@@ -91,7 +91,10 @@ package struct RTSPTransportHeader: Sendable {
                     channels = (UInt8(first), UInt8(range.count > 1 && (0...255).contains(range[1]) ? range[1] : first + 1))
                 }
             case "server_port":
-                if let first = range.first { serverPorts = (first, range.count > 1 ? range[1] : first + 1) }
+                let ports = 1...65535
+                if let first = range.first, ports.contains(first) {
+                    serverPorts = (first, range.count > 1 && ports.contains(range[1]) ? range[1] : min(first + 1, 65535))
+                }
             case "ssrc":
                 ssrc = UInt32(parts[1], radix: 16)
             default:
@@ -112,7 +115,7 @@ package struct RTSPSessionHeader: Sendable, Equatable {
         self.id = id
         timeout = fields.dropFirst().lazy.compactMap { field -> Double? in
             let parts = field.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 && parts[0].lowercased() == "timeout" ? Double(parts[1]) : nil
+            return parts.count == 2 && parts[0].lowercased() == "timeout" ? Double(parts[1]).flatMap { $0.isFinite ? $0 : nil } : nil
         }.first.map { max($0, 5) } ?? 60
     }
 }

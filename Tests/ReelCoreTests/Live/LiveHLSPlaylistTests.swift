@@ -31,6 +31,15 @@ import Testing
         #expect(LiveHLSPlaylist("") == nil)
     }
 
+    /// A duration that is no length would time the next reload by it: such a segment is
+    /// left out, as a line without a duration is.
+    @Test func aSegmentWithoutALengthIsLeftOut() throws {
+        let text = "#EXTM3U\n#EXTINF:nan,\na.ts\n#EXTINF:inf,\nb.ts\n#EXTINF:-1,\nc.ts\n#EXTINF:1.0,\nd.ts\n"
+        let playlist = try #require(LiveHLSPlaylist(text))
+        #expect(playlist.segmentNames == ["d.ts"] && playlist.segmentDurations == [1.0])
+        #expect(playlist.reloadDuration(afterWaiting: false).map { $0.isFinite && $0 > 0 } == true)
+    }
+
     @Test func theEndListEndsIt() throws {
         #expect(try #require(LiveHLSPlaylist(nginx + "#EXT-X-ENDLIST\n")).hasEnded)
     }

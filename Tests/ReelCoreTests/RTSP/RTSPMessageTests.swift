@@ -86,6 +86,17 @@ import Testing
         #expect(try !#require(RTSPAuthentication(challenges: ["Digest realm=\"r\", nonce=\"n\""])).isStale)
     }
 
+    /// What the server's challenge says is echoed into the answer as quoted strings that
+    /// read back the same; a challenge with a line break in it is refused, not echoed.
+    @Test func theAnswerQuotesWhatTheServerSaid() throws {
+        let challenge = try #require(RTSPAuthentication(challenges: [#"Digest realm="a \"quoted\" realm\\", nonce="n", opaque="o\"""#]))
+        #expect(challenge.parameters["realm"] == #"a "quoted" realm\"#)
+        let answer = challenge.authorization(method: "DESCRIBE", uri: "rtsp://cam/x", user: "u", password: "p", md5: { _ in "0" })
+        let read = RTSPAuthentication.parameterList(String(answer.dropFirst("Digest ".count)))
+        #expect(read["realm"] == challenge.parameters["realm"] && read["opaque"] == #"o""# && read["nonce"] == "n", "\(answer)")
+        #expect(RTSPAuthentication(challenges: ["Digest realm=\"r\r\nX-Injected: 1\", nonce=\"n\""]) == nil)
+    }
+
     @Test func basicIsTakenWhenItIsAllTheServerOffers() throws {
         let challenge = try #require(RTSPAuthentication(challenges: ["Basic realm=\"camera\""]))
         #expect(challenge.authorization(method: "DESCRIBE", uri: "x", user: "Aladdin", password: "open sesame", md5: md5) == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")

@@ -47,6 +47,12 @@ import Testing
         #expect(tcp.isInterleaved && tcp.channels?.rtp == 2 && tcp.channels?.rtcp == 3 && tcp.ssrc == 0x1A2B_3C4D && tcp.serverPorts == nil)
         let udp = RTSPTransportHeader("RTP/AVP;unicast;client_port=50000-50001;server_port=6970-6971")
         #expect(!udp.isInterleaved && udp.serverPorts?.rtp == 6970 && udp.serverPorts?.rtcp == 6971)
+        // A field that is only "=" (it made an empty name list and crashed the reader).
+        let odd = RTSPTransportHeader("RTP/AVP;=;interleaved=;server_port=-")
+        #expect(!odd.isInterleaved && odd.channels == nil && odd.serverPorts == nil)
+        #expect(RTSPTransportHeader("RTP/AVP;server_port=9223372036854775807").serverPorts == nil)
+        #expect(RTSPTransportHeader("RTP/AVP;server_port=65535").serverPorts.map { [$0.rtp, $0.rtcp] } == [65535, 65535])
+        #expect(RTSPSessionHeader("abc;timeout=nan")?.timeout == 60)
         let session = try #require(RTSPSessionHeader("f0e1d2c3;timeout=30"))
         #expect(session.id == "f0e1d2c3" && session.timeout == 30)
         #expect(RTSPSessionHeader("abc")?.timeout == 60 && RTSPSessionHeader("") == nil)

@@ -198,4 +198,90 @@ import Testing
             to: corpus.appendingPathComponent("list.pls"), atomically: true, encoding: .utf8)
         try Self.run("ReelFuzzPlaylist", corpus: corpus, in: directory)
     }
+
+    /// What an RTSP server sends, seeded with a real exchange with gst-rtsp-server (a 401
+    /// and its challenges; OPTIONS, DESCRIBE, SETUP over TCP and PLAY, then RTP interleaved)
+    /// captured here by Support/rtsp-capture.py: the connection bytes, its header values,
+    /// its SDP and its challenges, each behind the byte that picks its reader.
+    @Test func theRTSPReadersSurviveFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServerPlaybackTests.RTSPServerTests.Server(serving: try ServerPlaybackTests.RTSPServerTests.clip())
+        defer { server.stop() }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Support/rtsp-capture.py").path
+        let capture = try Processes.run("/usr/bin/python3", [script, String(server.port), directory.path], timeout: 60)
+        try #require(capture.status == 0, "capturing the RTSP exchange: \(capture.stderr)")
+        let read = { (name: String) in try Data(contentsOf: directory.appendingPathComponent(name)) }
+        let connection = try read("connection.bin")
+        // The connection in chunks of 1, 37 and 64 bytes (each also read whole), and its first kilobyte.
+        for (name, selector, bytes) in [("connection-1", UInt8(0), connection), ("connection-37", 144, connection), ("connection-64", 252, connection),
+                                        ("answers", 4, connection.prefix(1024)), ("unauthorized", 0, try read("unauthorized.bin")),
+                                        ("headers", 1, try read("headers.txt")), ("sdp", 2, try read("sdp.txt")), ("challenges", 3, try read("challenges.txt"))] {
+            try (Data([selector]) + bytes).write(to: corpus.appendingPathComponent(name))
+        }
+        try Self.run("ReelFuzzRTSP", corpus: corpus, in: directory)
+    }
+
+    /// Manifests, seeded with what nginx-rtmp writes for a live stream and its two-variant
+    /// ladder (a media playlist, the master, a variant's playlist after `#--`), and the
+    /// DASH manifest and HLS master ffmpeg's muxers write.
+    @Test func theManifestReadersSurviveFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try RTMPServer()
+        defer { server.stop() }
+        let file = try Fixtures.made("fuzz-ladder-source-6s.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=6", "-c:v", "libx264", "-g", "25"])
+        let publisher = try publishLadder(file, to: server, name: "ladder", loops: -1)
+        defer { publisher.stop() }
+        try waitFor("two HLS fragments of each variant", while: publisher) {
+            server.hlsHasFragments(2, name: "ladder_low") && server.hlsHasFragments(2, name: "ladder_high")
+        }
+        let master = try #require(server.hlsPlaylist("ladder"))
+        let variant = try #require(server.hlsPlaylist("ladder_low"))
+        try variant.write(to: corpus.appendingPathComponent("nginx-media.m3u8"), atomically: true, encoding: .utf8)
+        try (master + "\n#--\n" + variant).write(to: corpus.appendingPathComponent("nginx-master.m3u8"), atomically: true, encoding: .utf8)
+        let dash = directory.appendingPathComponent("dash")
+        let hls = directory.appendingPathComponent("hls")
+        for made in [dash, hls] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        let source = ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=2"]
+        let mpd = try Processes.run("ffmpeg", source + ["-map", "0", "-map", "0", "-c:v", "libx264", "-b:v:0", "200k", "-b:v:1", "400k", "-s:v:1", "80x60",
+                                                        "-f", "dash", dash.appendingPathComponent("manifest.mpd").path])
+        let ladder = try Processes.run("ffmpeg", source + ["-map", "0", "-map", "0", "-c:v", "libx264", "-b:v:0", "200k", "-b:v:1", "400k", "-s:v:1", "80x60",
+                                                           "-var_stream_map", "v:0 v:1", "-master_pl_name", "master.m3u8", "-f", "hls",
+                                                           hls.appendingPathComponent("stream_%v.m3u8").path])
+        try #require(mpd.status == 0 && ladder.status == 0, "\(mpd.stderr) \(ladder.stderr)")
+        try FileManager.default.copyItem(at: dash.appendingPathComponent("manifest.mpd"), to: corpus.appendingPathComponent("ffmpeg.mpd"))
+        let ffmpegMaster = try String(contentsOf: hls.appendingPathComponent("master.m3u8"), encoding: .utf8)
+        let ffmpegVariant = try String(contentsOf: hls.appendingPathComponent("stream_0.m3u8"), encoding: .utf8)
+        try (ffmpegMaster + "\n#--\n" + ffmpegVariant).write(to: corpus.appendingPathComponent("ffmpeg-master.m3u8"), atomically: true, encoding: .utf8)
+        try Self.run("ReelFuzzManifests", corpus: corpus, in: directory)
+    }
+
+    /// Bytes that arrive framed or as pictures, seeded with the RTP tests' H.264 packets
+    /// behind 4-byte lengths, an access unit of x264's, a picture with the latency timecode
+    /// drawn into it, and a y4m file ffmpeg wrote.
+    @Test func theFramingReadersSurviveFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (packets, _) = try RTPStreams.captured(try RTPStreams.sent("zerolatency"), directory: directory)
+        let framed = packets.prefix(24).flatMap { LengthPrefixedFramer.frame(Array($0.prefix(600)), lengthSize: 4) }
+        try Data([0] + framed).write(to: corpus.appendingPathComponent("framed"))
+        try Data([40] + framed).write(to: corpus.appendingPathComponent("framed-11"))
+        let units = AnnexB.units(in: try Self.annexB("zerolatency")).map(Array.init)
+        // The first access unit: the parameter sets and units up to its first slice.
+        let firstSlice = units.firstIndex { [1, 5].contains(VideoCodec.h264.nalType($0[0])) } ?? 0
+        let accessUnit: [UInt8] = units[...firstSlice].flatMap { [0, 0, 0, 1] + $0 }
+        try Data([1] + accessUnit).write(to: corpus.appendingPathComponent("access-unit"))
+        let picture = try PixelBuffer(format: .i420, width: 256, height: 64)
+        LatencyTimecode.draw(1_234_567_890_123, into: picture)
+        let luma = picture.planes[0]
+        let rows = (0..<64).flatMap { row in Array(UnsafeRawBufferPointer(start: luma.row(row), count: 256)) }
+        try Data([2, 255, 63] + rows).write(to: corpus.appendingPathComponent("timecode"))
+        let y4m = directory.appendingPathComponent("pictures.y4m")
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=size=16x8:rate=25", "-frames:v", "2",
+                                                "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", y4m.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        try (Data([3]) + Data(contentsOf: y4m)).write(to: corpus.appendingPathComponent("pictures.y4m"))
+        try Self.run("ReelFuzzFraming", corpus: corpus, in: directory)
+    }
 }

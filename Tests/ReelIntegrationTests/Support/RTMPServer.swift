@@ -57,8 +57,12 @@ final class RTMPServer {
 
     /// Whether stream `name`'s HLS playlist lists `fragments` fragments yet.
     func hlsHasFragments(_ fragments: Int, name: String = "test") -> Bool {
-        let playlist = (try? String(contentsOfFile: directory.appendingPathComponent("hls/\(name).m3u8").path, encoding: .utf8)) ?? ""
-        return playlist.components(separatedBy: "#EXTINF").count > fragments
+        (hlsPlaylist(name) ?? "").components(separatedBy: "#EXTINF").count > fragments
+    }
+
+    /// Stream `name`'s HLS playlist as nginx last wrote it; nil before it wrote one.
+    func hlsPlaylist(_ name: String = "test") -> String? {
+        try? String(contentsOfFile: directory.appendingPathComponent("hls/\(name).m3u8").path, encoding: .utf8)
     }
 
     /// Starts nginx and returns once it listens on both ports.

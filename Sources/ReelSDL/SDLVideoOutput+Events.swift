@@ -91,10 +91,12 @@ extension SDLVideoOutput {
         case Int(SDLK_PAGEDOWN.rawValue): return .pageDown
         case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): return .enter
         case Int(SDLK_ESCAPE.rawValue): return .escape
+        case Int(SDLK_END.rawValue): return .end
         case Int(SDLK_SLASH.rawValue) where shifted: return .character("?")
         case Int(SDLK_COMMA.rawValue) where shifted: return .character("<")
         case Int(SDLK_PERIOD.rawValue) where shifted: return .character(">")
         case Int(SDLK_3.rawValue) where shifted: return .character("#")
+        case Int(SDLK_a.rawValue)...Int(SDLK_z.rawValue) where shifted: return .character(Character(UnicodeScalar(UInt8(key.sym) - 32)))
         case 0x20..<0x7F: return .character(Character(UnicodeScalar(UInt8(key.sym))))
         default: return nil
         }

@@ -51,7 +51,9 @@ extension SDLVideoOutput {
         guard let renderer, let status = lastStatus else { return }
         let top = height - barHeight
         fill(SDL_Rect(x: 0, y: top, w: width, h: barHeight), 24, 24, 24)
-        let fraction = status.duration.map { $0 > 0 ? min(max(status.position / $0, 0), 1) : 0 } ?? 0
+        // A live input's timeshift: the bar spans what can be gone back to, its right end live.
+        let span = status.timeshiftWindow ?? status.duration.map { 0...max($0, 0) }
+        let fraction = span.map { $0.upperBound > $0.lowerBound ? min(max((status.position - $0.lowerBound) / ($0.upperBound - $0.lowerBound), 0), 1) : 0 } ?? 0
         fill(SDL_Rect(x: 0, y: top, w: width, h: 4), 70, 70, 70)
         fill(SDL_Rect(x: 0, y: top, w: Int32(Double(width) * fraction), h: 4), 230, 60, 50)
         // State: two bars when paused, a block when playing.
@@ -61,7 +63,9 @@ extension SDLVideoOutput {
         } else {
             for step in 0..<7 { fill(SDL_Rect(x: 8 + Int32(step) * 2, y: top + 9 + Int32(step), w: 2, h: 14 - Int32(step) * 2), 230, 230, 230) }
         }
-        var text = OSDFont.clock(status.position) + " / " + (status.duration.map(OSDFont.clock) ?? "-:--")
+        // In a timeshift, how far behind the newest media instead of the duration.
+        let end = status.timeshiftWindow.map { " -" + OSDFont.clock(max($0.upperBound - status.position, 0)) }
+        var text = OSDFont.clock(status.position) + (end ?? " / " + (status.duration.map(OSDFont.clock) ?? "-:--"))
         if abs(status.rate - 1) > 0.01 { text += "  " + String(format: "%.1fx", status.rate) }
         let scale: Int32 = 3
         for cell in OSDFont.cells(text) {

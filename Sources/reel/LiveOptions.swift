@@ -24,6 +24,14 @@ struct LiveOptions: ParsableArguments {
                                                                     valueName: "seconds"))
     var recordSegment: Double?
 
+    @Option(help: ArgumentHelp("Keep this much of a live input on disk (10m, 90s, 1h; no re-encoding) so that pause, seeking back and End (live again) work inside it; live catch-up waits while you are behind on purpose.",
+                               valueName: "duration"))
+    var timeshift: String?
+
+    @Option(name: .customLong("timeshift-dir"), help: ArgumentHelp("Where --timeshift makes its files (unlinked at once: nothing stays); the temporary directory by default.",
+                                                                   valueName: "directory"))
+    var timeshiftDirectory: String?
+
     @Flag(name: .customLong("measure-latency"), help: "Read the timecode `reel encode --camera --timecode` draws from every picture shown and report the latency from capture to screen (p50, p95, max, unreadable pictures) in --stats and at the end.")
     var measureLatency = false
 
@@ -36,6 +44,10 @@ struct LiveOptions: ParsableArguments {
         if recordSegment != nil && record == nil { throw ValidationError("--record-segment cuts the file --record writes; give --record FILE") }
         if let recordSegment, !(recordSegment > 0) { throw ValidationError("--record-segment takes seconds above 0 (got \(recordSegment))") }
         guard reconnectFor >= 0 else { throw ValidationError("--reconnect-for takes seconds, 0 or more (got \(reconnectFor))") }
+        if let timeshift, !(DurationText.seconds(timeshift).map { $0 > 0 } ?? false) {
+            throw ValidationError("--timeshift takes a length above 0 such as 10m, 90s, 1h30m or 600 (got \(timeshift))")
+        }
+        if timeshiftDirectory != nil && timeshift == nil { throw ValidationError("--timeshift-dir says where --timeshift keeps its files; give --timeshift DURATION") }
         guard LiveMode(rawValue: live) != nil else { throw ValidationError("--live takes auto, on or off (got \(live))") }
         guard latency >= 0, latency < LiveLatency().jumpAbove else {
             throw ValidationError("--latency takes seconds from 0 to under \(Int(LiveLatency().jumpAbove)) (got \(latency))")
@@ -46,6 +58,8 @@ struct LiveOptions: ParsableArguments {
         configuration.live = LiveMode(rawValue: live) ?? .auto
         configuration.liveLatency.target = latency
         configuration.reconnectFor = reconnectFor
+        configuration.timeshift = timeshift.flatMap(DurationText.seconds)
+        configuration.timeshiftDirectory = timeshiftDirectory
         configuration.measuresLatency = measureLatency
         configuration.latencyWarmup = latencyWarmup
     }

@@ -50,7 +50,7 @@ struct PlayCommand: AsyncParsableCommand {
     var duration: Double?
 
     @Option(help: "Volume, 0 to 100.")
-    var volume: Double = 100
+    var volume: Double?
 
     @Option(help: "Speed, 0.5 to 2; audio keeps its pitch.")
     var rate: Double = 1
@@ -139,6 +139,8 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "360° video") var panorama: PanoramaOptions
 
+    @OptionGroup(title: "Resume") var resumeOptions: ResumeOptions
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -147,7 +149,7 @@ struct PlayCommand: AsyncParsableCommand {
         guard let plays = playlistPasses else { throw ValidationError("--loop-playlist takes a count, inf or no (got \(loopPlaylist))") }
         if plays == .times(0) { throw ValidationError("--loop-playlist 0 would play nothing; 1 plays the list once") }
         guard (0.5...2).contains(rate) else { throw ValidationError("--rate must be between 0.5 and 2") }
-        guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        guard (0...100).contains(volume ?? 100) else { throw ValidationError("--volume must be between 0 and 100") }
         guard readAhead > 0, readAhead <= 3600 else { throw ValidationError("--demuxer-readahead-secs takes seconds above 0, up to 3600 (got \(readAhead))") }
         if let maxHeight, maxHeight < 1 { throw ValidationError("--max-height takes a number of rows (got \(maxHeight))") }
         for request in tap where TapOption(parsing: request) == nil {
@@ -214,6 +216,13 @@ struct PlayCommand: AsyncParsableCommand {
             throw fail("no input to play")
         }
         let input = names[0]
+        // One file: where Q left it, its tracks unless told.
+        let resumed = names.count == 1 ? resumeOptions.pointToResume(for: input, startGiven: start != nil || chapter != nil) : nil
+        if let resumed {
+            if aid == "auto" && alang == nil { configuration.audioTrack = resumed.audioTrack.map { TrackRequest.number($0) } ?? TrackRequest.none }
+            if subtitles.sid == "auto" && subtitles.slang == nil { configuration.subtitleTrack = resumed.subtitleTrack.map { TrackRequest.number($0) } ?? TrackRequest.none }
+        }
+        let startAt = start ?? resumed?.position
 
         let headlessVideo = HeadlessVideoOutput()
         let frameTap = FrameTap.withLibswscaleFallback()
@@ -277,12 +286,12 @@ struct PlayCommand: AsyncParsableCommand {
         let interrupts = InterruptSignals { player.stop() }
         try await failing {
             do {
-                try await player.open(queue, startingAt: start)
+                try await player.open(queue, startingAt: startAt)
             } catch let error as PlaylistError where error.failures.count == 1 {
                 throw error.failures[0].error.underlying
             }
         }
-        var startTime = start ?? 0
+        var startTime = startAt ?? 0
         if let chapter {
             let chapters = player.chapters
             guard chapters.indices.contains(chapter - 1) else {
@@ -300,7 +309,7 @@ struct PlayCommand: AsyncParsableCommand {
             let count = player.tracks.filter { $0.type == .audio }.count
             FileHandle.standardError.write(Data("reel: --aid \(number): the input has \(count) audio track\(count == 1 ? "" : "s"); playing without sound\n".utf8))
         }
-        player.volume = volume / 100
+        player.volume = volume.map { $0 / 100 } ?? resumed?.volume ?? 1
         player.rate = rate
         player.muted = mute
         if let abLoopA, let abLoopB { player.abLoop = ABLoop(from: abLoopA, to: abLoopB) }
@@ -321,8 +330,10 @@ struct PlayCommand: AsyncParsableCommand {
             }
         }
         var failedItems: Set<Int> = []
+        var (quitSavingPosition, ended) = (false, false)
         loop: for await event in player.events {
             switch event {
+            case .quitAsked(let saving): quitSavingPosition = saving
             case .itemStarted(let index, _) where items.count > 1:
                 FileHandle.standardError.write(Data("Playing: \(names[index])\n".utf8))
             case .itemFailed(let index, _, let error) where items.count > 1:
@@ -340,7 +351,10 @@ struct PlayCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data(String(format: "reel: reconnected after %d attempt%@, %.1f s\n", attempts, attempts == 1 ? "" : "s", seconds).utf8))
             case .firstPictureAfterReconnect(let seconds, let outage):
                 FileHandle.standardError.write(Data(String(format: "reel: picture back %.2f s after the attempt that succeeded began, %.2f s after the loss\n", seconds, outage).utf8))
-            case .endOfStream, .stateChanged(.idle): break loop
+            case .endOfStream:
+                ended = true
+                break loop
+            case .stateChanged(.idle): break loop
             case .error(let error):
                 failure = error
                 break loop
@@ -358,6 +372,13 @@ struct PlayCommand: AsyncParsableCommand {
         }
         player.stop()
         let report = player.statistics
+        if names.count == 1 {
+            do {
+                try resumeOptions.finish(input, point: player.resumePoint, quitSavingPosition: quitSavingPosition, ended: ended && failure == nil)
+            } catch {
+                FileHandle.standardError.write(Data("reel: cannot save the position: \(error)\n".utf8))
+            }
+        }
         if let reporter { reporter.printReport(report, wallSeconds: Date().timeIntervalSince(startedAt)) }
         if let glass = report.glassToGlass {
             FileHandle.standardError.write(Data("reel: glass-to-glass latency \(glass.line)\n".utf8))

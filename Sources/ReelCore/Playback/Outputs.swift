@@ -76,6 +76,9 @@ public struct PlaybackStatus: Sendable {
     public var chapterTitle: String?
     /// A passing message to show (a screenshot written, an A-B loop point set).
     public var message: String?
+    /// A live input's timeshift, as ``position`` counts times: from the oldest moment
+    /// kept to the newest media. The progress bar spans it; nil without one.
+    public var timeshiftWindow: ClosedRange<Double>?
     /// A status to show.
     public init(position: Double, duration: Double?, state: PlayerState, volume: Double, muted: Bool, rate: Double) {
         self.position = position
@@ -121,6 +124,11 @@ public enum UserCommand: Sendable, Equatable {
     case changeSubtitleDelay(by: Double)
     /// Go this many playlist items on, back when negative (`>` and Enter, `<`).
     case movePlaylist(by: Int)
+    /// Back to a live input's newest media after a pause or a seek back inside its
+    /// timeshift (End).
+    case goLive
     /// Stop and close (q, Escape, the window's close button).
     case quit
+    /// Stop and close, saving the position to resume from the next time (Q).
+    case quitSavingPosition
 }

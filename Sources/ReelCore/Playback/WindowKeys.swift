@@ -21,6 +21,8 @@ public enum WindowKey: Hashable, Sendable {
     case enter
     /// Escape.
     case escape
+    /// End.
+    case end
 }
 
 /// What a key of the window does: a command for the player, or something the window
@@ -75,7 +77,9 @@ public enum WindowKeys {
                              (.enter, .command(.movePlaylist(by: 1)))]),
         KeyBinding(label: "p", help: "picture-in-picture (a double click on it returns)", actions: [(.character("p"), .togglePictureInPicture)]),
         KeyBinding(label: "?", help: "these keys, over the picture", actions: [(.character("?"), .toggleKeyList)]),
+        KeyBinding(label: "End", help: "live again: the newest media (after a pause or a seek back)", actions: [(.end, .command(.goLive))]),
         KeyBinding(label: "q Esc", help: "quit", actions: [(.character("q"), .command(.quit)), (.escape, .command(.quit))]),
+        KeyBinding(label: "Q", help: "quit, saving the position to resume from", actions: [(.character("Q"), .command(.quitSavingPosition))]),
     ]
 
     private static let actionsByKey: [WindowKey: KeyAction] = Dictionary(

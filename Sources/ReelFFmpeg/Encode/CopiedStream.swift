@@ -23,7 +23,10 @@ struct CopiedStream {
     /// Writes a packet of the input stream, its timestamps carried over (less `shift`
     /// microseconds); packets of other streams are ignored.
     func write(_ packet: Packet, to context: UnsafeMutablePointer<AVFormatContext>, shift: Int64 = 0) throws {
-        guard packet.streamIndex == inputIndex, let box = packet.owner as? PacketBox, let clone = av_packet_clone(box.packet) else { return }
+        guard packet.streamIndex == inputIndex else { return }
+        // A packet made in Swift (kept by a timeshift) is copied into one of FFmpeg's.
+        let made: UnsafeMutablePointer<AVPacket>? = if let box = packet.owner as? PacketBox { av_packet_clone(box.packet) } else { try Decoder.makePacket(copying: packet) }
+        guard let clone = made else { return }
         var owned: UnsafeMutablePointer<AVPacket>? = clone
         defer { av_packet_free(&owned) }
         if shift != 0 {

@@ -114,8 +114,25 @@ enum PlaybackEngines {
                                                   interrupt: interrupt ?? InterruptController(timeout: configuration.input.timeout),
                                                   liveTarget: configuration.live == .off ? nil : configuration.liveLatency.target, records: records)
             let packetLimits = BlockingQueue<QueuedPacket>.Limits(bytes: configuration.packetQueueBytes, seconds: configuration.packetQueueSeconds)
-            return FFmpegEngine(source: source, packetLimits: packetLimits, videoDecoding: configuration.videoDecoding)
+            return FFmpegEngine(source: try timeshifted(source, configuration: configuration), packetLimits: packetLimits,
+                                videoDecoding: configuration.videoDecoding)
         }
+    }
+
+    /// `source` read through a timeshift when the configuration asks for one and it is a
+    /// live input FFmpeg reads (as the session will judge it live).
+    static func timeshifted(_ source: any PlaybackSource, configuration: Player.Configuration) throws -> any PlaybackSource {
+        let format = source.info.format
+        guard let window = configuration.timeshift, window > 0, source is Demuxer,
+              configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: source.url, duration: format.duration, size: format.size, format: format.name))
+        else { return source }
+        let directory = configuration.timeshiftDirectory ?? NSTemporaryDirectory()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+              FileManager.default.isWritableFile(atPath: directory) else {
+            throw OutputError(directory, "the timeshift needs a directory it may write in")
+        }
+        return TimeshiftSource(live: source, window: window, directory: directory, maximumBytes: configuration.timeshiftMaximumBytes)
     }
 
     /// Whether the other engine may open what this one could not: when this one lacks a

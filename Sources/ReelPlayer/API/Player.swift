@@ -28,6 +28,8 @@ public final class Player: @unchecked Sendable {
     let commands = DispatchQueue(label: "reel.player.commands")
     /// The counters of the last playback, kept after ``stop()``.
     var finalStatistics = PlayerStatistics()
+    /// Where the last playback was when it stopped (``resumePoint``).
+    var finalResumePoint: ResumePoint?
     /// Where every input's video is shown, one after another.
     let displayThread = DisplayThread(name: "reel.video.display")
     /// The playlist being played; nil when one input was opened.
@@ -126,6 +128,7 @@ public final class Player: @unchecked Sendable {
         statistics.audioFramesQueued = session.audioFrames.count
         statistics.framesAllocated = engine.framesAllocated
         statistics.glassToGlass = session.control.read { $0.latencyMeter }?.summary
+        session.writeTimeshift(into: &statistics)
         return statistics
     }
 
@@ -174,6 +177,7 @@ public final class Player: @unchecked Sendable {
             return control.steppedWhilePaused && session.audioStream != nil ? control.shown?.pts : nil
         }
         if let stepped { session.requestSeek(to: stepped, mode: .exact) }
+        session.keepInsideTimeshift(at: clock.now)
         lock.withLock { wantsToPlay = true }
         session.control.setPaused(false, at: clock.now)
         session.audioOutput?.setPaused(false)
@@ -185,6 +189,8 @@ public final class Player: @unchecked Sendable {
         guard let session = lock.withLock({ session }) else { return }
         lock.withLock { wantsToPlay = false }
         session.control.setPaused(true, at: clock.now)
+        // Inside a timeshift, a pause loses nothing: playing on is being behind on purpose.
+        session.holdBehindLive()
         session.audioOutput?.setPaused(true)
         move(to: .paused)
     }
@@ -192,6 +198,7 @@ public final class Player: @unchecked Sendable {
     /// Ends playback and closes the input and outputs; the player is `idle` again.
     public func stop() {
         let last = lock.withLock { self.session } != nil ? statistics : nil
+        let point = last != nil ? resumePoint : nil
         let (session, videoOutput, interrupt) = lock.withLock { () -> (PlaybackSession?, VideoOutput?, InterruptController?) in
             defer {
                 self.session = nil
@@ -202,7 +209,10 @@ public final class Player: @unchecked Sendable {
                 // A reconnect waiting for its next attempt sees the stop at once.
                 lock.broadcast()
             }
-            if let last { finalStatistics = last }
+            if let last {
+                finalStatistics = last
+                finalResumePoint = point
+            }
             return (self.session, heldVideoOutput, openingInterrupt)
         }
         interrupt?.cancel()
@@ -211,9 +221,14 @@ public final class Player: @unchecked Sendable {
         if session != nil || state != .idle { move(to: .idle) }
     }
 
-    /// Moves to `seconds` from the start of the input.
+    /// Moves to `seconds` from the start of the input; in a live input's timeshift, inside
+    /// ``timeshiftWindow`` (at its end, live again as ``goLive()`` goes).
     public func seek(to seconds: Double, mode: SeekMode = .keyframe) {
         guard let session = lock.withLock({ session }) else { return }
+        if let window = session.engine.timeshift?.range {
+            session.seek(inTimeshift: window, to: session.startTime + seconds, mode: mode)
+            return
+        }
         let limit = session.duration ?? .infinity
         session.requestSeek(to: session.startTime + min(max(seconds, 0), limit), mode: mode)
         if state == .ended { move(to: lock.withLock { wantsToPlay } ? .playing : .paused) }

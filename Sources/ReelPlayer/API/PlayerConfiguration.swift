@@ -112,6 +112,16 @@ extension Player {
         /// back-off from 0.25 s to 4 s, `ReconnectSchedule`) before playback fails;
         /// 0 never reconnects.
         public var reconnectFor = 30.0
+        /// Seconds of a live input kept on disk for going back (a timeshift): pause, seek
+        /// back and ``Player/goLive()`` then work inside that window, and live catch-up
+        /// waits while the viewer is behind on purpose. Nil (the default) keeps nothing.
+        /// Inputs FFmpeg reads only (not Reel's own RTP receiver).
+        public var timeshift: Double?
+        /// Where the timeshift's files are made (the system's temporary directory by
+        /// default). They are unlinked at once: nothing stays there, however the process ends.
+        public var timeshiftDirectory: String?
+        /// The most bytes the timeshift keeps, whatever its window: the oldest go first.
+        public var timeshiftMaximumBytes = 4 << 30
         /// Read the `LatencyTimecode` of every picture shown (as `reel encode --camera
         /// --timecode` draws it) and report the latency from capture to screen in
         /// ``PlayerStatistics/glassToGlass``.

@@ -53,6 +53,9 @@ public enum PlayerEvent: Sendable {
     case screenshotSaved(path: String)
     /// A screenshot asked for in the window could not be written; playback goes on.
     case screenshotFailed(reason: String)
+    /// The window asked to quit (q, Escape, its close button; `Q` to save the position to
+    /// resume from, ``Player/resumePoint``); the player stops right after.
+    case quitAsked(savingPosition: Bool)
 }
 
 /// Why a track cannot be selected.
@@ -156,6 +159,11 @@ public struct PlayerStatistics: Sendable, Codable {
     public var firstPictureAfterReconnect: Double?
     /// Of the last reconnect: seconds from the loss of the input to its first picture again.
     public var reconnectOutage: Double?
+    /// Seconds of the live input kept for going back (``Player/Configuration/timeshift``);
+    /// nil without a timeshift.
+    public var timeshiftSeconds: Double?
+    /// The bytes the timeshift's files take on disk, as the system counts them.
+    public var timeshiftBytes: Int?
     /// From capture to screen, with ``Player/Configuration/measuresLatency``: the
     /// latencies of the pictures shown, by the `LatencyTimecode` in them.
     public var glassToGlass: LatencySummary?

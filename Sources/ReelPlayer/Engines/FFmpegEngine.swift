@@ -31,14 +31,18 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
         self.videoDecoding = videoDecoding
         videoPackets = BlockingQueue(limits: packetLimits)
         audioPackets = BlockingQueue(limits: packetLimits)
+        // Through a timeshift, a recording takes the packets as they arrive, not those the
+        // viewer goes back to.
+        (source as? TimeshiftSource)?.onKept.withLock { [recorder] onKept in onKept = { packet in recorder.withLock { $0 }?.take(packet) } }
     }
 
     var kind: PlaybackEngineKind { .ffmpeg }
     var info: MediaInfo { source.info }
     var capabilities: EngineCapabilities {
-        EngineCapabilities(supportsRecording: source is Demuxer, reopensWhenLost: source.reopensWhenLost, reportsLiveEdge: true)
+        EngineCapabilities(supportsRecording: source.demuxer != nil, reopensWhenLost: source.reopensWhenLost, reportsLiveEdge: true)
     }
-    var subtitleDemuxer: Demuxer? { source as? Demuxer }
+    var subtitleDemuxer: Demuxer? { source.demuxer }
+    var timeshift: TimeshiftRing? { source.timeshift }
     func bestStream(of type: MediaType) -> Int? { source.bestStream(of: type) }
 
     var statistics: EngineStatistics {
@@ -54,7 +58,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
         self.audioStream = audioStream
         self.framePool = framePool
         decoderOptions = options
-        (source as? Demuxer)?.discardOtherVariants(keeping: [videoStream, audioStream].compactMap { $0 })
+        source.demuxer?.discardOtherVariants(keeping: [videoStream, audioStream].compactMap { $0 })
     }
 
     func start(into sink: any FrameSink, serial: Int, spawn: (String, @escaping @Sendable () -> Void) -> Void) {
@@ -84,6 +88,8 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
             audioSwitch.withLock { $0 = (serial, prepared.index, prepared.decoder) }
         }
         inbox.post(EngineSeek(target: target, mode: mode, serial: serial))
+        // A read waiting for a live packet at a timeshift's newest comes back for the seek.
+        source.timeshift?.wake()
     }
 
     /// The switch's decoder is made here (an error if it cannot be); the audio thread takes
@@ -91,7 +97,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
     func switchAudio(to index: Int) throws {
         guard let framePool else { throw DecodeError(.noSuchStream(.audio)) }
         let decoder = try source.makeDecoder(streamIndex: index, options: decoderOptions, framePool: framePool)
-        (source as? Demuxer)?.undiscard(index)
+        source.demuxer?.undiscard(index)
         preparedSwitch.withLock { $0 = (index, decoder) }
     }
 
@@ -115,10 +121,12 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
         } else {
             audioPackets.removeAll { item in item.packet?.endSeconds.map { $0 <= target } ?? false }
         }
+        // What a timeshift holds between the queues and the live edge is passed over too.
+        source.timeshift?.skipAhead(to: target)
     }
 
     func record(_ recording: Recording, videoStream: Int?, audioStream: Int?, onFailure: @escaping @Sendable (OutputError) -> Void) throws {
-        guard let file = source as? Demuxer else {
+        guard let file = source.demuxer else {
             throw OutputError(recording.path, "only inputs FFmpeg reads are recorded while playing (start recording before opening an RTSP stream; `reel rtp receive --record` records RTP)")
         }
         let new = try SessionRecorder(recording, demuxer: file, videoStream: videoStream, audioStream: audioStream, onFailure: onFailure)
@@ -171,7 +179,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
                 if isVideo || packet.streamIndex == audioStream, let end = packet.endSeconds {
                     try sink.read(isVideo ? .video : .audio, from: packet.presentationTime?.seconds ?? end, to: end, serial: serial)
                 }
-                recorder.withLock { $0 }?.take(packet)
+                if source.timeshift == nil { recorder.withLock { $0 }?.take(packet) }
                 if packet.streamIndex == audioStream {
                     audioPackets.put(QueuedPacket(packet: packet), serial: serial)
                 } else if isVideo {
@@ -183,6 +191,8 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
                 } else {
                     sink.subtitle(packet)
                 }
+            } catch is TimeshiftRing.Woken {
+                continue
             } catch {
                 if isStopping(sink) { return }
                 sink.fail(error)

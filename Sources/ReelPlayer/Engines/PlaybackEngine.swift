@@ -50,6 +50,9 @@ protocol PlaybackEngine: AnyObject, Sendable {
     func stopRecording()
     /// The demuxer whose subtitle streams and fonts the shell decodes and draws.
     var subtitleDemuxer: Demuxer? { get }
+    /// The live input's packets kept for going back (`Player.Configuration.timeshift`):
+    /// the window the viewer may seek in and the live edge. Its seeks move in it.
+    var timeshift: TimeshiftRing? { get }
 }
 
 /// What an engine can do besides decoding, which the shell asks instead of downcasting.
@@ -88,6 +91,8 @@ extension PlaybackEngine {
     func stopRecording() {}
 
     var subtitleDemuxer: Demuxer? { nil }
+
+    var timeshift: TimeshiftRing? { nil }
 }
 
 /// Where an engine hands what it decodes, and tells what happens, on any of its threads.

@@ -18,6 +18,16 @@ package protocol PlaybackSource: AnyObject {
     /// a raw RTP session (whose receiver follows a sender's restart itself, and whose end
     /// is the silence of `--timeout`).
     var reopensWhenLost: Bool { get }
+    /// FFmpeg's demuxer behind it, if any: its streams are what a recording copies, its
+    /// subtitles what the shell draws, its variants what it may leave unread.
+    var demuxer: Demuxer? { get }
+    /// The packets it keeps for going back (``TimeshiftSource``), if it keeps them.
+    var timeshift: TimeshiftRing? { get }
+}
+
+extension PlaybackSource {
+    package var demuxer: Demuxer? { nil }
+    package var timeshift: TimeshiftRing? { nil }
 }
 
 extension Demuxer: PlaybackSource {
@@ -28,6 +38,8 @@ extension Demuxer: PlaybackSource {
     package func cancel() { interrupt.cancel() }
 
     package var reopensWhenLost: Bool { true }
+
+    package var demuxer: Demuxer? { self }
 }
 
 /// Inputs that a product linked beside the player receives itself, so that the player

@@ -188,13 +188,14 @@ struct DisplayLoop {
     /// catch-up, acting only on more than target + slack, would keep for the whole run (a
     /// start that left two pictures queued at `--latency 0` cost 65 ms instead of 19), so
     /// the schedule moves earlier by what lies beyond the target, a wait at a time. Not
-    /// while the catch-up plays faster: that is its backlog.
+    /// while the catch-up plays faster (that is its backlog), nor behind on purpose.
     private mutating func followArrival(waited: Double, shown: Double, duration: Double, serial: Int, at now: Double) {
         guard session.isLive, session.master == .video, !session.configuration.untimed,
               let advance = livePhase.shown(waited: waited, at: now) else { return }
         let queued = session.videoFrames.peek()?.serial == serial
         let latency = control.read { control -> Double? in
-            guard control.newestRead.serial == serial, control.catchUpFactor == 1 else { return nil }
+            // Behind on purpose in a timeshift, the pictures queued are what the viewer came back for.
+            guard control.newestRead.serial == serial, control.catchUpFactor == 1, !control.behindLiveOnPurpose else { return nil }
             return control.newestRead.edge(hasVideo: true, hasAudio: false).map { $0 - shown }
         }
         guard let latency else { return }
@@ -312,6 +313,7 @@ struct DisplayLoop {
                            volume: control.volume, muted: control.muted, rate: control.rate)
         }
         status.chapterTitle = session.chapters.index(at: position).flatMap { session.chapters.chapters[$0].title }
+        status.timeshiftWindow = session.timeshiftWindow
         status.message = control.read { control in control.message.flatMap { $0.until > now ? $0.text : nil } }
         return status
     }

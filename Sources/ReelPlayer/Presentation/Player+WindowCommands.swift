@@ -9,7 +9,13 @@ extension Player {
             switch command {
             case .togglePause: state == .playing ? pause() : play()
             case .seekBy(let delta): seek(to: (currentTime ?? 0) + delta)
-            case .seekTo(let fraction): seek(to: fraction * (duration ?? 0))
+            case .seekTo(let fraction):
+                if let window = timeshiftWindow {
+                    seek(to: window.lowerBound + fraction * (window.upperBound - window.lowerBound))
+                } else {
+                    seek(to: fraction * (duration ?? 0))
+                }
+            case .goLive: goLive()
             case .changeVolume(let delta): volume += delta
             case .toggleMute: muted.toggle()
             case .changeRate(let delta): rate += delta
@@ -72,7 +78,9 @@ extension Player {
                 showMessage(loop.description)
             case .movePlaylist(let offset): movePlaylistFromKey(by: offset)
             case .toggleFullscreen: break
-            case .quit: stop()
+            case .quit, .quitSavingPosition:
+                continuation.yield(.quitAsked(savingPosition: command == .quitSavingPosition))
+                stop()
             }
         }
     }

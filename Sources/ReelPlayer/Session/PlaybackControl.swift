@@ -20,12 +20,10 @@ final class PlaybackControl: @unchecked Sendable {
         }
 
         /// Whether a packet of the stream starting at `start` jumped away from the newest
-        /// one: back by more than 2 s (far beyond B-frame reordering) or on by more than
-        /// 10 s. A live sender that restarted while the server kept the connection starts
-        /// its timestamps over so.
+        /// one (``LiveTimestamps/isJump(from:to:)``).
         func isJump(to start: Double, video isVideo: Bool, serial: Int) -> Bool {
             guard serial == self.serial, let newest = isVideo ? video : audio else { return false }
-            return start < newest - 2 || start > newest + 10
+            return LiveTimestamps.isJump(from: newest, to: start)
         }
 
         mutating func note(_ end: Double, video isVideo: Bool, serial: Int) {
@@ -50,6 +48,9 @@ final class PlaybackControl: @unchecked Sendable {
     /// Jumps a live input made ahead on the same timeline: the display shows the next
     /// frame at once, and the audio renderer starts its media time anew, at each.
     var liveJumps = 0
+    /// The viewer paused or went back inside a timeshift: live catch-up waits until
+    /// ``Player/goLive()``, or until playing brings the latency back to its target.
+    var behindLiveOnPurpose = false
     var volume = 1.0
     var muted = false
     /// Where the newest seek goes: the position until a frame of it shows.
@@ -114,8 +115,9 @@ final class PlaybackControl: @unchecked Sendable {
     func isBeforeTarget(serial: Int, time: Double, duration: Double) -> Bool {
         read { control in
             guard let target = control.exactTarget, target.serial == serial else { return false }
-            // A frame is on screen until its end: the one covering the target is shown.
-            return time + max(duration, 0.0005) <= target.time
+            // A frame is on screen until its end: the one covering the target is shown (one
+            // that ends at the target, give or take a rounding, is before it).
+            return time + max(duration, 0.0005) <= target.time + 1e-6
         }
     }
 

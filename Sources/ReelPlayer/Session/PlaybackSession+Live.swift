@@ -13,7 +13,7 @@ struct LiveLatencyKeeper {
 
 extension PlaybackSession {
     /// The live thread: every 50 ms, measures the latency (the live edge, up to where
-    /// media was read for every stream played, minus the media played: what is buffered),
+    /// media was read or kept for every stream played, minus the media played),
     /// reports it, and acts on what ``LiveCatchUp`` decides: a faster rate, the normal one,
     /// or a jump.
     func keepLiveLatency() {
@@ -31,19 +31,26 @@ extension PlaybackSession {
 
     /// One look of the live thread at time `now`.
     func keepLiveLatency(_ keeper: inout LiveLatencyKeeper, at now: Double) {
+        // Through a timeshift, the live edge is the newest media kept, not the newest read.
+        let keptEdge = engine.timeshift?.liveEdge(of: playedStreams)
         let (sample, playing) = control.record { control -> ((latency: Double, edge: Double)?, Bool) in
             let playing = !control.paused && !control.buffering
             guard control.newestRead.serial == control.serial,
-                  let edge = control.newestRead.edge(hasVideo: videoStream != nil, hasAudio: audioStream != nil),
-                  let played = control.masterTimeUnlocked(master, at: now) else { return (nil, playing) }
+                  let edge = keptEdge ?? control.newestRead.edge(hasVideo: videoStream != nil, hasAudio: audioStream != nil),
+                  let played = control.masterTimeUnlocked(master, at: now) else { return (nil, playing && !control.behindLiveOnPurpose) }
+            // A viewer behind on purpose who has played back up to the target is live again.
+            if control.behindLiveOnPurpose && playing && edge - played <= configuration.liveLatency.target {
+                control.behindLiveOnPurpose = false
+            }
             control.statistics.liveLatency = edge - played
-            return ((edge - played, edge), playing)
+            return ((edge - played, edge), playing && !control.behindLiveOnPurpose)
         }
         guard let sample else { return }
         if now - keeper.lastReport >= configuration.timeUpdateInterval {
             keeper.lastReport = now
             emit(.liveLatency(sample.latency))
         }
+        // Paused, buffering, or behind on purpose inside a timeshift: nothing to catch up.
         guard playing else {
             keeper.catchUp.restart()
             return
@@ -73,10 +80,14 @@ extension PlaybackSession {
         seekLock.lock()
         defer { seekLock.unlock() }
         engine.skipQueued(before: target)
+        let timeshifted = engine.timeshift != nil
         control.update { control in
             control.exactTarget = (control.serial, target)
             control.liveJumps += 1
             control.statistics.liveJumps += 1
+            // A timeshift's reader moved on over what it kept: what it reads next is no
+            // jump of the sender's timestamps.
+            if timeshifted { control.newestRead = PlaybackControl.NewestRead(serial: control.serial) }
         }
     }
 }

@@ -30,6 +30,11 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     var audioArrival: @Sendable (_ time: Double, _ timelineStart: Double) -> Double = { _, start in start }
     /// Video frame indices that are never decoded (a damaged picture).
     var missingFrames: Set<Int> = []
+    /// A timeshift that keeps every video frame as it arrives (by ``arrival`` from the
+    /// script's start), whatever the session reads.
+    var keeps: TimeshiftRing?
+    var timeshift: TimeshiftRing? { keeps }
+    private var keptCount = 0
 
     /// The seeks the shell sent, in order.
     var seeks: [EngineSeek] { lock.withLock { seekLog } }
@@ -132,6 +137,10 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
         defer { lock.unlock() }
         guard let session = sink as? PlaybackSession else { return }
         let now = clock.now
+        while let keeps, keptCount < videoFrameCount, arrival(keptCount, 0) <= now {
+            try? keeps.keep(Self.packet(at: keptCount, fps: fps, gop: gop))
+            keptCount += 1
+        }
         while nextRead < videoFrameCount, arrival(nextRead, timelineStart) <= now {
             let start = videoTime(nextRead)
             try? session.read(.video, from: start, to: start + 1 / fps, serial: serial)
@@ -163,6 +172,14 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
             toldEnd = true
             session.readerReachedEnd(serial: serial)
         }
+    }
+
+    /// Video frame `index`'s packet (a byte), as a timeshift keeps it.
+    static func packet(at index: Int, fps: Double, gop: Int) -> Packet {
+        let storage = HeapStorage(byteCount: 1)
+        let ticks = Int64((Double(index) / fps * 90_000).rounded())
+        return Packet(streamIndex: 0, pts: ticks, dts: ticks, duration: Int64((90_000 / fps).rounded()), timeBase: Rational(1, 90_000),
+                      isKeyframe: index % gop == 0, data: UnsafeRawBufferPointer(storage.bytes), owner: storage)
     }
 
     /// A 64×36 grey picture at `time` lasting a frame.

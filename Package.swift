@@ -114,7 +114,7 @@ let package = Package(
                 "Reel", "ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelGStreamer", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram",
             ],
             // The tests' Python servers, run by path.
-            exclude: ["Support/rtsp-server.py", "Support/rtsp-stale-nonce-proxy.py"]
+            exclude: ["Support/rtsp-server.py", "Support/rtsp-stale-nonce-proxy.py", "Support/rtsp-capture.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

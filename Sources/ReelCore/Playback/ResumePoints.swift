@@ -12,6 +12,7 @@ public struct ResumePoint: Codable, Sendable, Equatable {
     /// The volume, 0 to 1.
     public var volume: Double
 
+    /// A point at `position` seconds with these tracks (their numbers; nil for none) and volume.
     public init(position: Double, audioTrack: Int?, subtitleTrack: Int?, volume: Double) {
         self.position = position
         self.audioTrack = audioTrack

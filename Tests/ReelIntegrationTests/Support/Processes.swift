@@ -130,6 +130,13 @@ final class BackgroundProcess {
         return (count("/proc/\(pid)/task"), count("/proc/\(pid)/fd"))
     }
 
+    /// Every thread's stack, as gdb prints it: what a process that should have ended waits on.
+    var stacks: String {
+        guard process.isRunning, let result = try? Processes.run("gdb", ["-p", String(process.processIdentifier), "-batch", "-ex", "thread apply all bt 15"], timeout: 60)
+        else { return "" }
+        return result.stdout.split(separator: "\n").filter { $0.hasPrefix("Thread") || $0.hasPrefix("#") }.joined(separator: "\n")
+    }
+
     /// Waits for the program to end, up to `seconds`; whether it ended.
     @discardableResult
     func waitForExit(within seconds: Double) -> Bool {

@@ -77,10 +77,10 @@ private func headers(_ text: String) {
         if let address = RTSPAddress(line) {
             if address.host.isEmpty || !(1...65535).contains(address.port) { fatalError("address \(address.host):\(address.port)") }
             if !address.url.lowercased().hasPrefix("rtsp://") { fatalError("the URL without credentials \(address.url.debugDescription)") }
-            // The credentials are out of the URL requests name (it goes in logs).
-            if let password = address.password, !password.isEmpty, address.url.contains("\(address.user ?? ""):\(password)@") {
-                fatalError("the password stayed in \(address.url.debugDescription)")
-            }
+            // The credentials are out of the URL requests name (it goes in logs): nothing of
+            // its authority is a user (a path may hold an @ of its own).
+            let authority = address.url.dropFirst("rtsp://".count).prefix { $0 != "/" && $0 != "?" }
+            if authority.contains("@") { fatalError("credentials stayed in \(address.url.debugDescription)") }
         }
     }
 }

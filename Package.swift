@@ -55,6 +55,8 @@ let package = Package(
             name: "ReelFFmpeg",
             dependencies: ["ReelCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")]
         ),
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "ReelDBus", dependencies: ["ReelCore", "CGio"]),
 
         // Layer 3: the public API, a product per domain (see the architecture page). Each
         // target names every module it imports, re-exported or not: SwiftPM rebuilds a target
@@ -62,7 +64,7 @@ let package = Package(
         // alone left targets that reached it through ReelPlayer stale (they crashed).
         .target(
             name: "ReelPlayer",
-            dependencies: ["ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles", "CSocket", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles", "ReelDBus", "CSocket", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "ReelRTPLoader"),
         .target(

@@ -40,18 +40,9 @@ decode="avdec_h264 direct-rendering=false ! videoconvert ! video/x-raw,format=I4
 
 # nginx: RTMP in, HLS of 1 s fragments out over HTTP.
 mkdir -p "$dir/hls"
-cat > "$dir/nginx.conf" <<CONF
-load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-daemon off;
-master_process off;
-error_log $dir/error.log;
-pid $dir/nginx.pid;
-events {}
-rtmp { server { listen 127.0.0.1:$port; application live { live on; hls on; hls_path $dir/hls; hls_fragment 1s; hls_playlist_length 4s; } } }
-http { access_log off; server { listen 127.0.0.1:$((port + 1)); location /hls/ { alias $dir/hls/; types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; } add_header Cache-Control no-cache; } } }
-CONF
-/usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" & children+=($!)
-sleep 1
+source scripts/lib/nginx-rtmp.sh
+start_nginx_rtmp "$dir" "$port" "hls on; hls_path $dir/hls; hls_fragment 1s; hls_playlist_length 4s;" \
+  "http { access_log off; server { listen 127.0.0.1:$((port + 1)); location /hls/ { alias $dir/hls/; types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; } add_header Cache-Control no-cache; } } }"
 
 # A fresh camera for one measurement: publish ARGS... in the background.
 camera_pid=

@@ -12,9 +12,9 @@ import json
 import sys
 
 NIO = "swift-nio"
-C_MODULES = {"CFFmpeg", "CSDL2", "CSRTP", "CSocket", "CFreeType", "CLibass", "CGStreamer"}
+C_MODULES = {"CFFmpeg", "CSDL2", "CSRTP", "CSocket", "CFreeType", "CLibass", "CGStreamer", "CGio"}
 DOMAIN = {"ReelRTP", "ReelEncoding", "ReelVAP", "ReelPanorama"}
-ADAPTERS = {"ReelFFmpeg", "ReelGStreamer", "ReelSDL", "ReelText", "ReelSubtitles"}
+ADAPTERS = {"ReelFFmpeg", "ReelGStreamer", "ReelSDL", "ReelText", "ReelSubtitles", "ReelDBus"}
 
 
 def graph(package):

@@ -23,6 +23,9 @@ packages=(
   libsrtp2-dev          # SRTP and SRTCP for the RTP receiver
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad   # the second RTP sender (rtph264pay, rtph265pay)
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-libav   # the second engine (GStreamer's C API, its libav decoders)
+  libglib2.0-dev        # GDBus, for the MPRIS service
+  dbus-daemon playerctl # a private session bus, and the MPRIS client desktops use, for the MPRIS tests
+  socat python3-venv    # clients written for mpv that drive `reel play --input-ipc-server` (socat, and python-mpv-jsonipc in a venv)
   libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev
   "$@"
 )
@@ -44,4 +47,12 @@ if ! command -v swift >/dev/null 2>&1; then
   [ -x /opt/swift/usr/bin/swift ] && echo "setup: add /opt/swift/usr/bin to PATH" >&2
   echo "setup: Swift 6 is required (https://www.swift.org/install/linux/)" >&2
   exit 1
+fi
+
+# PyPI packages the tests use as independent clients, in the package's own venv.
+venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.cache/python"
+if ! "$venv/bin/python" -c "import python_mpv_jsonipc" 2>/dev/null; then
+  echo "setup: installing python-mpv-jsonipc into $venv" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check python-mpv-jsonipc==1.5.0
 fi

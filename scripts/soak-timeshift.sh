@@ -29,17 +29,8 @@ children=()
 cleanup() { for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$dir"; }
 trap cleanup EXIT
 port=$(( (RANDOM % 5000) * 2 + 41000 ))
-cat > "$dir/nginx.conf" <<CONF
-load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-daemon off;
-master_process off;
-error_log $dir/error.log;
-pid $dir/nginx.pid;
-events {}
-rtmp { server { listen 127.0.0.1:$port; application live { live on; } } }
-CONF
-/usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" & children+=($!)
-sleep 1
+source scripts/lib/nginx-rtmp.sh
+start_nginx_rtmp "$dir" "$port"
 url=rtmp://127.0.0.1:$port/live/soak
 ffmpeg -v error -nostdin -re -stream_loop -1 -i "$clip" -c copy -f flv "$url" & children+=($!)
 sleep 2

@@ -12,7 +12,7 @@ import os
 import sys
 
 directory = sys.argv[1]
-modules = sys.argv[2:] or ["ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles",
+modules = sys.argv[2:] or ["ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "ReelSubtitles", "ReelDBus",
                               "ReelPlayer", "ReelRTP", "ReelEncoding", "ReelVAP", "ReelPanorama", "ReelSDL"]
 if not os.path.isdir(directory):
     print(f"no symbol graphs in {directory}", file=sys.stderr)

@@ -22,7 +22,7 @@ extension GStreamerDecoder {
         // Each branch starts with a queue: without one, a CI run under full load twice saw
         // an open wait past its 15 s (the branch ran on decodebin3's own stream thread).
         if kind.hasPrefix("video/"), wanted.contains(.video), videoSink == nil {
-            branch = ["queue", "videoconvert", "capsfilter", "appsink"]
+            branch = ["queue"] + (deinterlace.properties != nil ? ["deinterlace"] : []) + ["videoconvert", "capsfilter", "appsink"]
             output = "video/x-raw,format=I420"
             isVideo = true
         } else if kind.hasPrefix("audio/"), wanted.contains(.audio), audioSink == nil {
@@ -48,6 +48,9 @@ extension GStreamerDecoder {
         if let output, let capsfilter = elements.first(where: { elementName($0).hasPrefix("capsfilter") }), let filterCaps = gst_caps_from_string(output) {
             reel_g_object_set_caps(capsfilter, "caps", filterCaps)
             gst_caps_unref(filterCaps)
+        }
+        if let properties = deinterlace.properties, let deinterlacer = elements.first(where: { elementName($0).hasPrefix("deinterlace") }) {
+            for (name, value) in properties { gst_util_set_object_arg(UnsafeMutableRawPointer(deinterlacer).assumingMemoryBound(to: GObject.self), name, value) }
         }
         let sink = elements[elements.count - 1]
         reel_g_object_set_boolean(sink, "sync", 0)

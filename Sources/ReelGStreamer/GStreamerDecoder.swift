@@ -54,6 +54,8 @@ public final class GStreamerDecoder: @unchecked Sendable {
 
     /// The audio stream to decode in place of decodebin3's default, by GStreamer's id.
     let audioStreamID: String?
+    /// Whether and how the video branch deinterlaces.
+    let deinterlace: Deinterlacing
 
     // Set by the extensions (streams, bus, linking), under `lock` where a streaming thread writes.
     /// The input's streams, in the order of its stream collection (set once it is open).
@@ -81,10 +83,32 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// adaptive demuxers go 30 s ahead by default). With `audioStreamID` (an id of
     /// ``collection`` from an earlier open of the same input), that audio stream is decoded
     /// from the start instead of the default one.
+    /// Pictures flagged interlaced are deinterlaced by GStreamer's `deinterlace` (yadif) as
+    /// `deinterlace` says.
     public convenience init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, readAhead: Double? = nil,
-                            audioStreamID: String? = nil) throws(GStreamerError) {
+                            audioStreamID: String? = nil, deinterlace: Deinterlacing = Deinterlacing(.auto, .field)) throws(GStreamerError) {
         try self.init(uri: uri, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead,
-                      audioStreamID: audioStreamID, forcedRestarts: 0)
+                      audioStreamID: audioStreamID, deinterlace: deinterlace, forcedRestarts: 0)
+    }
+
+    /// When and how pictures are deinterlaced, in GStreamer's `deinterlace` element.
+    public struct Deinterlacing: Sendable, Equatable {
+        /// When: GStreamer's `mode` (auto: pictures its caps or buffers flag interlaced).
+        public var setting: DeinterlaceSetting
+        /// A picture per field (`fields=all`) or per frame (the top fields).
+        public var mode: DeinterlaceMode
+
+        /// Deinterlacing as `setting` and `mode` say.
+        public init(_ setting: DeinterlaceSetting, _ mode: DeinterlaceMode) {
+            self.setting = setting
+            self.mode = mode
+        }
+
+        /// The element's properties by name, as `gst-launch` writes them; none without one.
+        var properties: [(String, String)]? {
+            guard setting != .no else { return nil }
+            return [("mode", setting == .yes ? "interlaced" : "auto"), ("method", "yadif"), ("fields", mode == .field ? "all" : "top")]
+        }
     }
 
     /// How long the open of a local file may go without a word from GStreamer (a message
@@ -102,8 +126,9 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// Opens `uri` as the public initialiser does, after leaving the first `forcedRestarts`
     /// pipelines for new ones as soon as they start (for tests: as a stall would).
     init(uri: String, streams: Streams, timeout: Double, maximumBitrate: Int?, readAhead: Double?, audioStreamID: String?,
-         forcedRestarts: Int) throws(GStreamerError) {
+         deinterlace: Deinterlacing = Deinterlacing(.auto, .field), forcedRestarts: Int) throws(GStreamerError) {
         _ = GStreamer.initialised
+        self.deinterlace = deinterlace
         self.maximumBitrate = maximumBitrate
         self.readAhead = readAhead
         self.audioStreamID = audioStreamID

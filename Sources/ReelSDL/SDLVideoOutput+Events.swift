@@ -1,8 +1,8 @@
 import CSDL2
 import ReelCore
 
-// The window's events: keys through WindowKeys, clicks on the seek bar, closing either
-// window; the commands go back to the display thread.
+// The window's events: keys through WindowKeys, clicks on the seek bar and the pointer
+// over it, closing either window; the commands go back to the display thread.
 extension SDLVideoOutput {
     public func idle(status: PlaybackStatus) -> [UserCommand] {
         lastStatus = status
@@ -55,10 +55,19 @@ extension SDLVideoOutput {
                 if event.button.y >= height - barHeight, width > 0 {
                     commands.append(.seekTo(fraction: min(max(Double(event.button.x) / Double(width), 0), 1)))
                 }
+            case SDL_MOUSEMOTION where event.motion.windowID != pictureInPictureID || pictureInPictureID == 0:
+                var width: Int32 = 0, height: Int32 = 0
+                SDL_GetWindowSize(window, &width, &height)
+                let over = event.motion.y >= height - barHeight && width > 0
+                if pointerMoved(toBarFraction: over ? min(max(Double(event.motion.x) / Double(width), 0), 1) : nil) { redraw = true }
+            case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_LEAVE.rawValue):
+                _ = pointerMoved(toBarFraction: nil)
+                redraw = true
             case SDL_WINDOWEVENT: redraw = true
             default: break
             }
         }
+        if previewChanged { redraw = true }
         if commands.contains(.toggleFullscreen) {
             fullscreen.toggle()
             SDL_SetWindowFullscreen(window, fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)

@@ -45,6 +45,16 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     var messageLabel = SDLTextLabel()
     /// The list of keys `?` shows over the picture, a label per line.
     var helpLabels: [(keys: SDLTextLabel, action: SDLTextLabel)]?
+    /// Whether the seek bar shows a thumbnail of the moment under the pointer.
+    let showsThumbnails: Bool
+    /// Where the pointer is along the bar, 0 to 1; nil off it.
+    var hoverFraction: Double?
+    /// Makes the thumbnails for the input playing (made at the first hover).
+    var preview: ThumbnailPreview?
+    var previewTexture: OpaquePointer?
+    var previewTextureSize = (width: 0, height: 0)
+    /// Which of the preview's thumbnails the texture holds.
+    var previewTextureCount = -1
 
     /// A window, opened at the first frame.
     ///
@@ -54,9 +64,11 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
     ///   - startInPictureInPicture: show the small window instead of this one from the start.
     ///   - panorama: show equirectangular frames as a 360° view with these settings.
     ///   - window: the window's size, position, gravity, aspect, fullscreen and stacking.
+    ///   - thumbnails: show a thumbnail of the moment under the pointer over the seek bar.
     public init(title: String, frameTap: FrameTap? = nil, startInPictureInPicture: Bool = false, panorama: PanoramaSettings? = nil,
-                window: SDLWindowOptions = SDLWindowOptions()) {
+                window: SDLWindowOptions = SDLWindowOptions(), thumbnails: Bool = true) {
         self.title = title
+        showsThumbnails = thumbnails && panorama == nil
         options = window
         gravity = window.gravity
         self.panorama = panorama.map(SDLPanoramaControl.init(settings:))
@@ -102,6 +114,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
 
     /// Destroys the window and its renderer; on the thread that made them.
     public func close() {
+        closePreview()
         pictureInPicture?.close()
         destroyHelp()
         messageLabel.destroy()
@@ -146,6 +159,7 @@ public final class SDLVideoOutput: VideoOutput, @unchecked Sendable {
         }
         drawBar(width: size.width, height: size.height)
         drawOverlays(width: Int(size.width), height: Int(size.height - barHeight))
+        drawPreview(width: size.width, barTop: size.height - barHeight)
         SDL_RenderPresent(canvas.renderer)
     }
 }

@@ -122,6 +122,21 @@ struct PlayCommand: AsyncParsableCommand {
                                valueName: "curve|off"))
     var toneMapping = ToneMappingOption(.hable)
 
+    @Option(help: "Deinterlace with bwdif: auto (pictures the decoder flags as interlaced), yes (every picture) or no.")
+    var deinterlace = DeinterlaceSetting.auto
+
+    @Option(name: .customLong("deinterlace-mode"), help: "A picture per field (twice the frame rate) or per frame.")
+    var deinterlaceMode = DeinterlaceMode.field
+
+    @Option(help: "Bring the sound to -16 LUFS (EBU R128) as it plays: auto (live inputs), on or off.")
+    var normalize = LoudnessNormalization.auto
+
+    @Option(name: .customLong("af"), help: ArgumentHelp("libavfilter's audio filters, as ffmpeg's -af takes them (equalizer, acompressor…).", valueName: "filters"))
+    var audioFilters: String?
+
+    @Option(name: .customLong("volume-gain"), help: ArgumentHelp("Decibels added on top of the volume (6 doubles the amplitude).", valueName: "dB"))
+    var volumeGain: Double = 0
+
     @OptionGroup(title: "Network input") var network: NetworkInputOptions
 
     @OptionGroup(title: "Live") var liveOptions: LiveOptions
@@ -140,6 +155,13 @@ struct PlayCommand: AsyncParsableCommand {
     @OptionGroup(title: "360° video") var panorama: PanoramaOptions
 
     @OptionGroup(title: "Resume") var resumeOptions: ResumeOptions
+
+    @Option(name: .customLong("input-ipc-server"), help: ArgumentHelp("Listen on this Unix socket for mpv's JSON IPC (one JSON command per line), so that mpv's clients drive Reel: socat scripts, python-mpv-jsonipc, remotes.",
+                                                                      valueName: "path"))
+    var inputIPCServer: String?
+
+    @Flag(inversion: .prefixedNo, help: "Be an MPRIS player on the session D-Bus when there is one, so that media keys and playerctl drive Reel.")
+    var mpris = true
 
     @OptionGroup var common: CommonOptions
 
@@ -169,6 +191,14 @@ struct PlayCommand: AsyncParsableCommand {
             throw ValidationError("--ab-loop-b must be after --ab-loop-a (got \(abLoopA) and \(abLoopB))")
         }
         if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
+        guard volumeGain.isFinite, abs(volumeGain) <= 60 else { throw ValidationError("--volume-gain takes decibels from -60 to 60 (got \(volumeGain))") }
+        if let audioFilters {
+            do {
+                try LoudnessStage.validate(audioFilters)
+            } catch {
+                throw ValidationError("--af \(audioFilters): \(error)")
+            }
+        }
         try panorama.validate()
         if headless && window.isSet { throw ValidationError("--geometry, --fs, --ontop, --gravity and --aspect shape the window; they cannot be used with --headless") }
         for request in snapshot where Self.parseSnapshot(request) == nil {
@@ -200,6 +230,11 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.rotation = rotate.rotation
         configuration.tapsOrientedFrames = tapRotate
         configuration.toneMapping = toneMapping.curve
+        configuration.deinterlace = deinterlace
+        configuration.deinterlaceMode = deinterlaceMode
+        configuration.normalization = normalize
+        configuration.audioFilters = audioFilters
+        configuration.volumeGain = volumeGain
         configuration.screenshotDirectory = screenshotDir
         configuration.audioTrack = TrackRequest(mpvTrackID: aid, languages: alang)
         subtitles.apply(to: &configuration)
@@ -282,6 +317,13 @@ struct PlayCommand: AsyncParsableCommand {
                 throw fail("--record: \(error)")
             }
         }
+        let remote: RemoteControl
+        do {
+            remote = try RemoteControl(socket: inputIPCServer, mpris: mpris, player: player)
+        } catch {
+            throw fail("--input-ipc-server: \(error)")
+        }
+        defer { remote.close() }
         let startedAt = Date()
         let interrupts = InterruptSignals { player.stop() }
         try await failing {
@@ -332,6 +374,7 @@ struct PlayCommand: AsyncParsableCommand {
         var failedItems: Set<Int> = []
         var (quitSavingPosition, ended) = (false, false)
         loop: for await event in player.events {
+            remote.forward(event)
             switch event {
             case .quitAsked(let saving): quitSavingPosition = saving
             case .itemStarted(let index, _) where items.count > 1:
@@ -354,7 +397,9 @@ struct PlayCommand: AsyncParsableCommand {
             case .endOfStream:
                 ended = true
                 break loop
-            case .stateChanged(.idle): break loop
+            case .stateChanged(.idle):
+                if !remote.ends(at: event, player: player) { continue loop }
+                break loop
             case .error(let error):
                 failure = error
                 break loop
@@ -363,6 +408,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         stopper?.cancel()
         reporter?.stop()
+        remote.close()
         let recordingError: (any Error)?
         do {
             try player.stopRecording()
@@ -399,5 +445,6 @@ struct PlayCommand: AsyncParsableCommand {
         }
         if let tapError { throw fail("tap: \(tapError)") }
         if !failedItems.isEmpty { throw fail("\(failedItems.count) of the \(items.count) inputs could not be played") }
+        if remote.exitCode != 0 { throw ExitCode(remote.exitCode) }
     }
 }

@@ -60,3 +60,7 @@ struct ToneMappingOption: ExpressibleByArgument {
     static var allValueStrings: [String] { ToneMapper.Curve.allCases.map(\.rawValue) + ["off"] }
     var defaultValueDescription: String { curve?.rawValue ?? "off" }
 }
+
+extension DeinterlaceSetting: ExpressibleByArgument {}
+extension DeinterlaceMode: ExpressibleByArgument {}
+extension LoudnessNormalization: ExpressibleByArgument {}

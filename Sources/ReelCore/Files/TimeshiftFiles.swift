@@ -37,16 +37,8 @@ package final class TimeshiftFiles: @unchecked Sendable {
 
     /// Writes `bytes` at `offset` of segment `number`'s file.
     package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, to number: Int) throws(OutputError) {
-        let written = lock.withLock { () -> Bool in
-            guard let descriptor = descriptors[number] else { errno = EBADF; return false }
-            var done = 0
-            while done < bytes.count {
-                let count = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
+        let written = whole(bytes.count, of: number) { descriptor, done in
+            pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
         }
         guard written else { throw failure("cannot write") }
     }
@@ -54,16 +46,8 @@ package final class TimeshiftFiles: @unchecked Sendable {
     /// Reads `count` bytes at `offset` of segment `number`'s file into `buffer`; false
     /// when the file is gone (its segment was dropped) or cannot be read.
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int, from number: Int) -> Bool {
-        lock.withLock {
-            guard let descriptor = descriptors[number] else { return false }
-            var done = 0
-            while done < buffer.count {
-                let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
+        whole(buffer.count, of: number) { descriptor, done in
+            pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
         }
     }
 
@@ -81,6 +65,23 @@ package final class TimeshiftFiles: @unchecked Sendable {
                 var status = stat()
                 return fstat(descriptor, &status) == 0 ? total + Int(status.st_blocks) * 512 : total
             }
+        }
+    }
+
+    /// Calls `transfer` (a pread or pwrite of what is left after `done` bytes) on segment
+    /// `number`'s file until `count` bytes are moved; false when the file is gone or a
+    /// call moves nothing.
+    private func whole(_ count: Int, of number: Int, _ transfer: (Int32, Int) -> Int) -> Bool {
+        lock.withLock {
+            guard let descriptor = descriptors[number] else { errno = EBADF; return false }
+            var done = 0
+            while done < count {
+                let moved = transfer(descriptor, done)
+                if moved < 0 && errno == EINTR { continue }
+                guard moved > 0 else { return false }
+                done += moved
+            }
+            return true
         }
     }
 

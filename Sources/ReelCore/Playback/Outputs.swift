@@ -79,6 +79,8 @@ public struct PlaybackStatus: Sendable {
     /// A live input's timeshift, as ``position`` counts times: from the oldest moment
     /// kept to the newest media. The progress bar spans it; nil without one.
     public var timeshiftWindow: ClosedRange<Double>?
+    /// The input playing (a file or URL), for thumbnails of it on the seek bar.
+    public var input: String?
     /// A status to show.
     public init(position: Double, duration: Double?, state: PlayerState, volume: Double, muted: Bool, rate: Double) {
         self.position = position

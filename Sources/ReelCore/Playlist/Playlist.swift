@@ -15,7 +15,7 @@ public struct Playlist: Sendable, Equatable {
     }
 
     /// The inputs, files or URLs.
-    public let items: [String]
+    public private(set) var items: [String]
     /// The item being played.
     public private(set) var index = 0
     /// How many more times each item plays after its first (mpv's `--loop-file`: 1 plays
@@ -39,6 +39,11 @@ public struct Playlist: Sendable, Equatable {
 
     /// The item being played.
     public var current: String { items[index] }
+
+    /// Adds `item` at the end (mpv's `loadfile URL append`).
+    public mutating func append(_ item: String) {
+        items.append(item)
+    }
 
     /// The current item played to its end.
     public mutating func itemEnded() -> Step {

@@ -12,6 +12,7 @@ struct FrameMailbox<Item> {
     }
 
     var isEmpty: Bool { items.isEmpty }
+    var isFull: Bool { items.count >= capacity }
 
     mutating func put(_ item: Item) {
         if items.count == capacity {

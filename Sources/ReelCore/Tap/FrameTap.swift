@@ -44,8 +44,10 @@ public final class FrameTap: @unchecked Sendable {
         add(FrameTapSubscription(tap: self, format: format, bufferLimit: bufferLimit, every: every, handler: handler))
     }
 
-    /// Called by a player for each frame it presents, on its display thread; returns at once.
-    package func deliver(_ frame: VideoFrame) {
+    /// Called by a player for each frame it presents, on its display thread; returns at
+    /// once, or, `waiting` (a player without a clock, which has no time to keep), once each
+    /// subscriber has room for it, so that none is dropped.
+    package func deliver(_ frame: VideoFrame, waiting: Bool = false) {
         let (targets, index, discontinuity) = lock.withLock { () -> ([FrameTapSubscription], Int, Bool) in
             defer {
                 nextIndex += 1
@@ -57,7 +59,7 @@ public final class FrameTap: @unchecked Sendable {
         var attachments: SampleAttachments = [.displayImmediately]
         if frame.isKeyframe { attachments.insert(.keyframe) }
         if discontinuity { attachments.insert(.discontinuity) }
-        for subscription in targets { subscription.enqueue(.init(frame: frame, index: index, attachments: attachments)) }
+        for subscription in targets { subscription.enqueue(.init(frame: frame, index: index, attachments: attachments), waiting: waiting) }
     }
 
     /// The next frame follows a jump in the timeline (a seek, a new input).

@@ -69,10 +69,14 @@ public final class FrameTapSubscription: @unchecked Sendable {
         return done.wait(timeout: .now() + timeout) == .success
     }
 
-    func enqueue(_ item: Item) {
+    /// Puts `item` in the mailbox; with `waiting`, first waits (up to 5 s) for the consumer
+    /// to make room rather than dropping the oldest.
+    func enqueue(_ item: Item, waiting: Bool = false) {
         guard item.index % every == 0 else { return }
         let start = lock.withLock { () -> Bool in
             guard !cancelled else { return false }
+            let giveUp = monotonicSeconds() + 5
+            while waiting, mailbox.isFull, !cancelled, monotonicSeconds() < giveUp { lock.wait(seconds: 0.1) }
             mailbox.put(item)
             defer { draining = true }
             return !draining
@@ -86,6 +90,8 @@ public final class FrameTapSubscription: @unchecked Sendable {
                 draining = false
                 return nil
             }
+            // A producer may wait for this room.
+            lock.broadcast()
             return next
         }) {
             guard let tap, let sample = makeSample(item, droppedBefore: droppedBefore, tap: tap) else { continue }

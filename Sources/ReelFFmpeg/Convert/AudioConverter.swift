@@ -47,7 +47,7 @@ public final class AudioConverter {
     }
 
     /// An FFmpeg frame holding a copy of `frame`'s samples.
-    private static func avFrame(copying frame: AudioFrame) throws -> UnsafeMutablePointer<AVFrame> {
+    static func avFrame(copying frame: AudioFrame) throws -> UnsafeMutablePointer<AVFrame> {
         guard let copy = av_frame_alloc() else { throw DecodeError(.other, detail: "out of memory") }
         copy.pointee.format = av_get_sample_fmt(frame.sampleFormat.rawValue).rawValue
         copy.pointee.nb_samples = Int32(frame.sampleCount)

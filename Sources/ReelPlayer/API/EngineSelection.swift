@@ -99,7 +99,8 @@ enum PlaybackEngines {
         switch engine {
         case .gstreamer:
             return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate,
-                                       readAhead: configuration.packetQueueSeconds)
+                                       readAhead: configuration.packetQueueSeconds,
+                                       deinterlace: GStreamerDecoder.Deinterlacing(configuration.deinterlace, configuration.deinterlaceMode))
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
             let liveHLS = EnginePolicy.liveHLS(head: heads.manifest, firstVariantHead: heads.firstVariant)

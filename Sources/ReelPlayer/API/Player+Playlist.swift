@@ -39,6 +39,17 @@ extension Player {
         }
     }
 
+    /// Adds `url` at the end of the playlist being played (mpv's `loadfile URL append`);
+    /// false when nothing is being played.
+    @discardableResult
+    public func appendToPlaylist(_ url: String) -> Bool {
+        lock.withLock {
+            guard queue != nil else { return false }
+            queue?.append(url)
+            return true
+        }
+    }
+
     /// Plays the playlist item `offset` places away (1 the next, −1 the one before), as
     /// the window's `>` and `<` do; false when there is none (past either end of a list
     /// that does not loop). Playing or paused stays as it was.

@@ -89,6 +89,19 @@ extension Player {
         /// How HDR video (PQ, HLG) is mapped for an SDR display (mpv's `--tone-mapping`):
         /// with the Hable curve by default; nil shows it unmapped (washed out).
         public var toneMapping: ToneMapper.Curve? = .hable
+        /// When pictures are deinterlaced, with libavfilter's bwdif (mpv's `--deinterlace`):
+        /// by default from the first picture the decoder flags as interlaced.
+        public var deinterlace: DeinterlaceSetting = .auto
+        /// A picture per field (twice the frame rate, by default) or per frame.
+        public var deinterlaceMode: DeinterlaceMode = .field
+        /// When sound is brought to −16 LUFS (EBU R128) as it plays: live inputs only by
+        /// default (``LoudnessNormalizer``, through libavfilter's ebur128, volume and alimiter).
+        public var normalization: LoudnessNormalization = .auto
+        /// libavfilter's audio filters the sound goes through first (mpv's and ffmpeg's
+        /// `--af`: `equalizer=f=1000:t=q:w=1:g=-6,acompressor`); nil for none.
+        public var audioFilters: String?
+        /// Decibels added on top of the volume (mpv's `--volume-gain`): 6 is twice the amplitude.
+        public var volumeGain: Double = 0
         /// Subtitle files to load beside the input (mpv's `--sub-file`): SubRip, WebVTT,
         /// ASS/SSA, or anything FFmpeg reads as text subtitles. They follow the input's own
         /// tracks in ``Player/tracks``.

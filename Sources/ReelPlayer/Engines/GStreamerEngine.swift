@@ -42,11 +42,12 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`; an
     /// adaptive stream's variants are kept at or below `maximumBitrate` bits/s when given,
     /// and its segments downloaded at most `readAhead` seconds ahead.
-    init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil, readAhead: Double? = nil) throws {
+    init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil, readAhead: Double? = nil,
+         deinterlace: GStreamerDecoder.Deinterlacing = GStreamerDecoder.Deinterlacing(.auto, .field)) throws {
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
-        opening = Opening(url: url, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead)
+        opening = Opening(url: url, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead, deinterlace: deinterlace)
         decoder = try opening.decoder()
         (info, streamIDs) = Self.describe(decoder, url: url)
     }
@@ -58,13 +59,14 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         let timeout: Double?
         let maximumBitrate: Int?
         let readAhead: Double?
+        let deinterlace: GStreamerDecoder.Deinterlacing
 
         /// A decoder of the input, decoding audio stream `audioStreamID` when given.
         func decoder(audioStreamID: String? = nil) throws -> GStreamerDecoder {
             let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
             do {
                 return try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600, maximumBitrate: maximumBitrate,
-                                            readAhead: readAhead, audioStreamID: audioStreamID)
+                                            readAhead: readAhead, audioStreamID: audioStreamID, deinterlace: deinterlace)
             } catch {
                 throw GStreamerEngine.inputError(error, url: url, timeout: timeout)
             }

@@ -11,6 +11,10 @@ final class AudioRenderer: @unchecked Sendable {
     private let format: AudioDeviceFormat
     private var converter: AudioConverter
     private var converterSerial = -1
+    /// The user's filters and loudness normalization, before the conversion; nil without either.
+    private let effects: LoudnessStage?
+    /// `volumeGain` as a factor.
+    private let gainFactor: Float
     /// A live jump (``PlaybackControl/liveJumps``) starts the media time anew, as a new timeline does.
     private var liveJumpsSeen = 0
     /// Converted samples not yet handed to the device, and the media time of the first.
@@ -26,10 +30,18 @@ final class AudioRenderer: @unchecked Sendable {
     /// (paused, starved, ended) the pull waits this long, or it would spin on the lock.
     static let untimedIdleWait = 0.005
 
+    /// How long an untimed device waits for the next decoded frame before it gives silence.
+    static let untimedFrameWait = 0.25
+
     init(session: PlaybackSession, format: AudioDeviceFormat) {
         self.session = session
         self.format = format
         self.converter = AudioConverter(device: format)
+        let configuration = session.configuration
+        let normalizing = configuration.normalization == .on || (configuration.normalization == .auto && session.isLive)
+        effects = configuration.audioFilters != nil || normalizing
+            ? LoudnessStage(filters: configuration.audioFilters, normalizer: normalizing ? LoudnessNormalizer() : nil) : nil
+        gainFactor = Float(pow(10, configuration.volumeGain / 20))
     }
 
     func render(into buffer: UnsafeMutableRawBufferPointer, heardAt: Double) {
@@ -38,17 +50,31 @@ final class AudioRenderer: @unchecked Sendable {
             output.update(repeating: 0)
             return
         }
-        let (paused, serial, rate, volume, muted, aborted, jumps) = session.control.read {
+        var (paused, serial, rate, volume, muted, aborted, jumps) = session.control.read {
             ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted, $0.liveJumps)
+        }
+        // Untimed, a pull that comes while the player has not started yet (opened, about to
+        // play) waits a moment for it rather than writing silence ahead of the sound.
+        if paused && !aborted && session.configuration.untimed {
+            let giveUp = session.clock.now + Self.untimedFrameWait
+            while paused && !aborted && session.clock.now < giveUp {
+                session.clock.sleep(for: Self.untimedIdleWait)
+                (paused, serial, rate, volume, muted, aborted, jumps) = session.control.read {
+                    ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted, $0.liveJumps)
+                }
+            }
         }
         guard !paused, !aborted else {
             output.update(repeating: 0)
-            if session.configuration.untimed { session.clock.sleep(for: Self.untimedIdleWait) }
             return
         }
         if serial != converterSerial || abs(converter.tempo - rate) > 1e-6 || jumps != liveJumpsSeen {
             converter = AudioConverter(device: format, tempo: rate)
-            if serial != converterSerial || jumps != liveJumpsSeen { pending.removeAll(keepingCapacity: true); pendingStart = 0 }
+            if serial != converterSerial || jumps != liveJumpsSeen {
+                pending.removeAll(keepingCapacity: true)
+                pendingStart = 0
+                effects?.reset()
+            }
             converterSerial = serial
             liveJumpsSeen = jumps
             pendingMediaTime = nil
@@ -57,6 +83,7 @@ final class AudioRenderer: @unchecked Sendable {
         }
         var written = 0
         var firstSampleTime: Double?
+        let untimedWait = session.configuration.untimed ? Self.untimedFrameWait : 0
         let secondsPerSample = rate / Double(format.sampleRate)
         while written < output.count {
             if pendingStart < pending.count, let mediaTime = pendingMediaTime {
@@ -70,14 +97,21 @@ final class AudioRenderer: @unchecked Sendable {
             }
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
-            guard !reachedEnd, let (item, itemSerial) = session.audioFrames.take(timeout: 0) else { break }
+            // Untimed, there is no time to keep: the next frame is waited for, so that the
+            // sound written has no gaps of silence where the decoder had not caught up.
+            guard !reachedEnd, let (item, itemSerial) = session.audioFrames.take(timeout: untimedWait) else { break }
             guard itemSerial == serial else { continue }
             if let frame = item.frame, session.isLive, let start = frame.presentationTime?.seconds,
                session.control.isBeforeTarget(serial: serial, time: start, duration: Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))) {
                 continue
             }
             do {
-                try converter.push(item.frame)
+                if let effects {
+                    for played in try effects.push(item.frame) { try converter.push(played) }
+                    if item.frame == nil { try converter.push(nil) }
+                } else {
+                    try converter.push(item.frame)
+                }
                 if let frame = item.frame, pendingMediaTime == nil { pendingMediaTime = frame.presentationTime?.seconds ?? 0 }
                 converter.pull { bytes, _ in pending.append(contentsOf: bytes.bindMemory(to: Float.self)) }
             } catch {
@@ -96,7 +130,7 @@ final class AudioRenderer: @unchecked Sendable {
             if written == 0 && session.configuration.untimed { session.audioFrames.waitForElement(timeout: Self.untimedIdleWait) }
         }
         if written > 0 { playedSound = true }
-        let gain = Float(muted ? 0 : volume * volume)
+        let gain = muted ? 0 : Float(volume * volume) * gainFactor
         if gain != 1 { for index in 0..<written { output[index] *= gain } }
         if let firstSampleTime {
             session.control.update { control in

@@ -268,7 +268,9 @@ struct DisplayLoop {
             let code = LatencyTimecode.read(decoded)
             control.update { $0.latencyMeter?.add(code: code, at: clock) }
         }
-        if !output.feedsFrameTap { session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : decoded) }
+        if !output.feedsFrameTap {
+            session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : decoded, waiting: session.configuration.untimed)
+        }
         lastShown = (pts, item.duration)
         let shownAt = session.clock.now
         let latency = shownAt - session.openedAt
@@ -314,6 +316,7 @@ struct DisplayLoop {
         }
         status.chapterTitle = session.chapters.index(at: position).flatMap { session.chapters.chapters[$0].title }
         status.timeshiftWindow = session.timeshiftWindow
+        status.input = session.info.format.url
         status.message = control.read { control in control.message.flatMap { $0.until > now ? $0.text : nil } }
         return status
     }

@@ -53,6 +53,8 @@ final class PlaybackSession: @unchecked Sendable {
     let subtitles: SubtitleLayer?
     /// Maps HDR frames to SDR (decode thread); nil when the configuration says not to.
     private let toneMapper: ToneMapper?
+    /// Deinterlaces frames (the thread that delivers them); nil when told never to.
+    private let deinterlacer: Deinterlacer?
     /// Turns frames upright as the stream or the configuration says; nil when they are.
     private let orienter: FrameOrienter?
     private let finished = DispatchGroup()
@@ -92,6 +94,7 @@ final class PlaybackSession: @unchecked Sendable {
         let orientation = videoStream.map { stream in configuration.rotation.orientation(forStream: streams.first { $0.index == stream }?.orientation ?? .upright) } ?? .upright
         orienter = orientation.isUpright ? nil : FrameOrienter(orientation: orientation)
         toneMapper = configuration.toneMapping.map { ToneMapper(curve: $0) }
+        deinterlacer = configuration.deinterlace == .no ? nil : Deinterlacer(setting: configuration.deinterlace, mode: configuration.deinterlaceMode)
         subtitles = videoStream == nil ? nil
             : try SubtitleLayer(demuxer: engine.subtitleDemuxer, info: engine.info, files: SameNameSubtitles.files(for: url, configuration: configuration),
                                 request: configuration.subtitleTrack, startTime: startTime, options: configuration.input)
@@ -242,20 +245,25 @@ extension PlaybackSession: FrameSink {
     func report(_ event: PlayerEvent) { emit(event) }
 
     func video(_ frame: VideoFrame, serial: Int) {
-        var video = frame
         do {
-            if let toneMapper { video = try toneMapper.map(video) }
-            var item = QueuedVideoFrame(frame: video)
-            if let orienter {
-                var decoded = video
-                decoded.orientation = orienter.orientation
-                item = QueuedVideoFrame(frame: try orienter.orient(video), decoded: decoded)
-            }
-            if let pts = item.pts, control.isBeforeTarget(serial: serial, time: pts, duration: item.duration) { return }
-            videoFrames.put(item, serial: serial)
+            for picture in try deinterlacer?.push(frame, serial: serial) ?? [frame] { try queue(picture, serial: serial) }
         } catch {
             fail(error)
         }
+    }
+
+    /// Maps, turns and queues one picture to show.
+    private func queue(_ frame: VideoFrame, serial: Int) throws {
+        var video = frame
+        if let toneMapper { video = try toneMapper.map(video) }
+        var item = QueuedVideoFrame(frame: video)
+        if let orienter {
+            var decoded = video
+            decoded.orientation = orienter.orientation
+            item = QueuedVideoFrame(frame: try orienter.orient(video), decoded: decoded)
+        }
+        if let pts = item.pts, control.isBeforeTarget(serial: serial, time: pts, duration: item.duration) { return }
+        videoFrames.put(item, serial: serial)
     }
 
     func audio(_ frame: AudioFrame, serial: Int) {
@@ -271,6 +279,11 @@ extension PlaybackSession: FrameSink {
 
     func streamEnded(_ type: MediaType, serial: Int) {
         if type == .video {
+            do {
+                for picture in try deinterlacer?.drain(serial: serial) ?? [] { try queue(picture, serial: serial) }
+            } catch {
+                fail(error)
+            }
             videoFrames.put(QueuedVideoFrame(frame: nil), serial: serial)
         } else {
             audioFrames.put(QueuedAudioFrame(frame: nil), serial: serial)

@@ -284,4 +284,19 @@ import Testing
         try (Data([3]) + Data(contentsOf: y4m)).write(to: corpus.appendingPathComponent("pictures.y4m"))
         try Self.run("ReelFuzzFraming", corpus: corpus, in: directory)
     }
+
+    /// What a client of mpv's JSON IPC sends, seeded with the requests the IPC tests send
+    /// to mpv and Reel, the ones python-mpv-jsonipc starts with, and text commands.
+    @Test func theMPVIPCSessionSurvivesFuzzing() throws {
+        let (directory, corpus) = try Self.emptyCorpus()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let requests = ServerPlaybackTests.MPVIPCCommandTests.requests.enumerated().map { #"{"command": \#($1), "request_id": \#($0 + 1)}"# }
+        try Data(requests.joined(separator: "\n").utf8).write(to: corpus.appendingPathComponent("requests"))
+        let client = [#"{"command": ["get_property", "property-list"], "request_id": 1}"#, #"{"command": ["get_property", "command-list"], "request_id": 2}"#,
+                      #"{"command": ["observe_property", 1, "pause"], "request_id": 3}"#, #"{"command": ["set_property", "pause", false], "request_id": 4}"#]
+        try Data(client.joined(separator: "\n").utf8).write(to: corpus.appendingPathComponent("python-mpv-jsonipc"))
+        try Data("set pause yes\ncycle aid\nseek 5 absolute+exact\nshow-text \"${time-pos} \\\"s\\\"\" 2000 # a comment\n".utf8)
+            .write(to: corpus.appendingPathComponent("text-commands"))
+        try Self.run("ReelFuzzIPC", corpus: corpus, in: directory, seconds: 10)
+    }
 }

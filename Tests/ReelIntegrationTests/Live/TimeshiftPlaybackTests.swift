@@ -62,11 +62,12 @@ extension ServerPlaybackTests {
             try #require(await events.wait(timeout: 40, for: position(22)), "\(events.states)")
 
             // Paused 5 s: the picture stays, and playing on goes on from it.
+            // A picture the display loop had already chosen may still land after the pause.
+            let shownAtPause = video.count
             player.pause()
-            try await Task.sleep(for: .milliseconds(200))
-            let paused = try #require(video.shown.last)
             try await Task.sleep(for: .seconds(5))
-            #expect(video.shown.last?.md5 == paused.md5, "nothing shown while paused")
+            let paused = try #require(video.shown.last)
+            #expect(video.count <= shownAtPause + 1, "nothing shown while paused: \(video.count - shownAtPause) after the pause")
             let pausedIndex = try #require(indexByHash[paused.md5], "the paused picture is one of the file's")
 
             // Back 20 s from the paused picture, exactly: the file's picture 20 s (500) before.

@@ -114,6 +114,7 @@ final class BackgroundProcess {
     }
 
     var isRunning: Bool { process.isRunning }
+    var pid: Int32 { process.processIdentifier }
 
     /// Whether this process (not another one that took the port first) listens on TCP `port`.
     func isListening(on port: UInt16) throws -> Bool {

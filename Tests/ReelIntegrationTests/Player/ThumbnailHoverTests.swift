@@ -1,0 +1,78 @@
+import Foundation
+import Reel
+import Testing
+
+extension LightPlaybackTests {
+    /// The window's seek bar: a thumbnail of the moment under the pointer, compared with
+    /// ffmpeg's picture of that keyframe, and playback's timing while they are made.
+    @Suite(.serialized) struct ThumbnailHoverTests {
+        /// The pointer over the window's seek bar shows the keyframe at or before that
+        /// moment above the bar, and moving on shows the next one.
+        @Test(.timeLimit(.minutes(2))) func hoveringTheSeekBarShowsThatMomentsThumbnail() throws {
+            let clip = try ThumbnailsCommandTests.clip()
+            let display = try VirtualDisplay()
+            defer { display.stop() }
+            let directory = try Paths.temporaryDirectory()
+            let (player, window) = try display.play(["--pause", clip])
+            defer { player.stop() }
+            try #require(window.width == 640 && window.height == 360 + 28, "window \(window)")
+            for fraction in [0.5, 0.2] {
+                let time = 30 * fraction
+                let keyframe = try #require(try keyframeTimes(clip).last { $0 <= time + 1e-6 })
+                let reference = try ThumbnailsCommandTests.reference(clip, at: keyframe, in: directory)
+                let pointer = Int(640 * fraction)
+                _ = try Processes.run("xdotool", ["mousemove", "\(window.x + pointer)", "\(window.y + 360 + 14)"], timeout: 10, environment: ["DISPLAY": display.name])
+                // Where the window draws it: centred on the pointer, 4 pixels above the bar.
+                let crop = (window.x + min(max(pointer - 80, 0), 640 - 160), window.y + 360 - 90 - 4, 160, 90)
+                let started = monotonicSeconds()
+                let shot = directory.appendingPathComponent("hover-\(fraction).png").path
+                let quality = try display.waitFor(timeout: 10, {
+                    try display.screenshot(to: shot)
+                    return try VirtualDisplay.psnr(shot, crop: crop, against: reference)
+                }, until: { $0 >= 40 })
+                print(String(format: "thumbnail at %.0f %% of the bar (%.1f s, keyframe %.1f s): PSNR %.1f dB, on screen within %.2f s of the pointer moving",
+                             fraction * 100, time, keyframe, quality, monotonicSeconds() - started))
+                #expect(quality >= 40, "the thumbnail at \(time) s against the keyframe at \(keyframe) s: \(quality) dB")
+            }
+        }
+
+        /// Thumbnails made while the pointer sweeps the bar leave the playback's frame
+        /// timing as it is: frames dropped and the longest gap between frames, in the same
+        /// run, with and without the pointer over the bar.
+        @Test(.timeLimit(.minutes(2))) func makingThumbnailsLeavesPlaybackOnTime() throws {
+            let clip = try Fixtures.made("thumbnails-720p-8s.mp4", [
+                "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=8", "-c:v", "libx264", "-g", "30", "-pix_fmt", "yuv420p"])
+            let display = try VirtualDisplay()
+            defer { display.stop() }
+            let directory = try Paths.temporaryDirectory()
+            var figures: [String: (dropped: Int, longest: Double)] = [:]
+            for sweeping in [false, true] {
+                let report = directory.appendingPathComponent("report-\(sweeping).json").path
+                let player = try BackgroundProcess(Paths.reel, ["play", "--stats", "--geometry", "640x360", clip], environment: ["DISPLAY": display.name],
+                                                   outputPath: report)
+                defer { player.stop() }
+                let window = try #require(try display.window(titled: "Reel"))
+                if sweeping {
+                    // A new moment every 100 ms, all along the bar, while it plays.
+                    var step = 0
+                    while player.isRunning && step < 60 {
+                        let x = window.x + (step * 53) % window.width
+                        _ = try Processes.run("xdotool", ["mousemove", "\(x)", "\(window.y + window.height - 10)"], timeout: 10, environment: ["DISPLAY": display.name])
+                        Thread.sleep(forTimeInterval: 0.1)
+                        step += 1
+                    }
+                }
+                #expect(player.waitForExit(within: 30) && player.exitStatus == 0)
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+                let statistics = json?["statistics"] as? [String: Any]
+                figures[sweeping ? "sweeping" : "still"] = (statistics?["frames_dropped"] as? Int ?? -1, statistics?["longest_frame_interval"] as? Double ?? -1)
+            }
+            let (still, sweeping) = (figures["still"]!, figures["sweeping"]!)
+            print(String(format: "thumbnails while playing 720p30: dropped %d without, %d with the pointer sweeping; longest frame gap %.3f s without, %.3f s with",
+                         still.dropped, sweeping.dropped, still.longest, sweeping.longest))
+            // Bounds for a loaded machine, where either run may lose a few frames to others.
+            #expect(still.dropped >= 0 && sweeping.dropped >= 0 && sweeping.dropped <= still.dropped + 8, "frames dropped: \(still.dropped) without, \(sweeping.dropped) with")
+            #expect(sweeping.longest > 0 && sweeping.longest <= max(still.longest, 0.1) * 2, "longest gap: \(still.longest) s without, \(sweeping.longest) s with")
+        }
+    }
+}

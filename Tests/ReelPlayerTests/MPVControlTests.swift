@@ -1,0 +1,150 @@
+import Foundation
+@testable import ReelPlayer
+import ReelCore
+import ReelFFmpeg
+import Testing
+
+/// mpv's JSON IPC over a whole player on scripted engines: properties and commands reach
+/// the player, its events come out as mpv's, and the socket server carries both.
+@Suite struct MPVControlTests {
+    private static func harness() -> PlayerHarness {
+        PlayerHarness { _, _, clock, _ in ScriptedEngine(clock: clock, duration: 4, audio: false) }
+    }
+
+    /// The `data` of the reply to `command` (a JSON array), or its error.
+    private static func ask(_ session: MPVIPCSession, _ command: String) -> Result<JSONValue, MPVError> {
+        let reply = session.handle(line: #"{"command": \#(command), "request_id": 1}"#).first.flatMap(JSONValue.init(parsing:))
+        guard case .object(let fields)? = reply else { return .failure(.commandFailed) }
+        guard fields["error"] == "success" else { return .failure(MPVError(rawValue: fields["error"]?.string ?? "") ?? .commandFailed) }
+        return .success(fields["data"] ?? .null)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func propertiesAndCommandsReachThePlayer() async throws {
+        let harness = Self.harness()
+        let quits = LockedValue<[Int]>([])
+        let target = PlayerMPVTarget(player: harness.player) { code, _ in quits.withLock { $0.append(code) } }
+        let session = MPVIPCSession(target: target, clientName: "ipc-0") { 0 }
+        #expect(Self.ask(session, #"["get_property", "idle-active"]"#) == .success(true))
+        #expect(Self.ask(session, #"["get_property", "duration"]"#) == .failure(.propertyUnavailable), "nothing loaded")
+
+        try await harness.player.open(try #require(Playlist(["a.mp4"])))
+        #expect(Self.ask(session, #"["get_property", "duration"]"#) == .success(4))
+        #expect(Self.ask(session, #"["get_property", "pause"]"#) == .success(true), "opened, not started")
+        #expect(Self.ask(session, #"["get_property", "path"]"#) == .success("scripted://clip"))
+        #expect(Self.ask(session, #"["get_property", "width"]"#) == .success(64))
+        #expect(Self.ask(session, #"["get_property", "container-fps"]"#) == .success(25))
+
+        #expect(Self.ask(session, #"["set_property", "pause", false]"#) == .success(.null))
+        #expect(harness.player.state == .playing)
+        #expect(Self.ask(session, #"["set_property", "volume", 50]"#) == .success(.null))
+        #expect(harness.player.volume == 0.5)
+        #expect(Self.ask(session, #"["get_property", "volume"]"#) == .success(50))
+        #expect(Self.ask(session, #"["set_property", "speed", 1.5]"#) == .success(.null))
+        #expect(harness.player.rate == 1.5)
+
+        // An absolute seek is exact (mpv's hr-seek=default); a relative one goes to a keyframe.
+        #expect(Self.ask(session, #"["seek", 2, "absolute"]"#) == .success(.null))
+        #expect(await harness.wait { harness.madeEngines.last?.seeks.contains { $0.target == 2 && $0.mode == .exact } == true },
+                "\(harness.madeEngines.last?.seeks ?? [])")
+        #expect(Self.ask(session, #"["seek", 1, "sideways"]"#) == .failure(.invalidParameter))
+
+        #expect(Self.ask(session, #"["loadfile", "b.mp4", "append"]"#) == .success(.null))
+        #expect(harness.player.playlist?.items == ["a.mp4", "b.mp4"])
+        #expect(Self.ask(session, #"["get_property", "playlist-count"]"#) == .success(2))
+        #expect(Self.ask(session, #"["playlist-prev"]"#) == .failure(.commandFailed), "nothing before the first item")
+
+        #expect(Self.ask(session, #"["quit", 3]"#) == .success(.null))
+        #expect(quits.copy() == [3])
+        harness.player.stop()
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aPlayersEventsComeOutAsMpvs() async throws {
+        var configuration = Player.Configuration()
+        configuration.untimed = true
+        let harness = PlayerHarness(configuration: configuration) { _, _, clock, _ in ScriptedEngine(clock: clock, duration: 0.4, audio: false) }
+        try await harness.player.open(try #require(Playlist(["a.mp4"])))
+        harness.player.seek(to: 0.2, mode: .exact)
+        #expect(await harness.events.wait { if case .seekCompleted = $0 { true } else { false } }, "\(harness.events.all)")
+        harness.player.play()
+        #expect(await harness.events.wait { if case .endOfStream = $0 { true } else { false } }, "\(harness.events.all)")
+        harness.player.stop()
+        #expect(await harness.events.wait { $0.isIdle })
+
+        var mapper = MPVEventMapper()
+        let names = harness.events.all.flatMap { mapper.events(for: $0) }.map { event in
+            event.fields["reason"].map { "\(event.name) \($0.string ?? "")" } ?? event.name
+        }
+        // Each seek the player reports (the one asked for, and any it makes itself) is one of mpv's.
+        let seeks = harness.events.count { if case .seekCompleted = $0 { true } else { false } }
+        #expect(seeks >= 1)
+        let expected = ["start-file", "file-loaded", "playback-restart"] + Array(repeating: ["seek", "playback-restart"], count: seeks).flatMap { $0 } + ["end-file eof"]
+        #expect(names == expected, "\(harness.events.all)")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func theServerAnswersOnItsSocketAndSendsEvents() async throws {
+        let harness = Self.harness()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reel-ipc-\(UUID().uuidString.prefix(8))").path
+        let server = try MPVIPCServer(path: path, player: harness.player) { _ in }
+        defer { server.close() }
+        let client = try SocketClient(path: path)
+        client.send(#"{"command": ["observe_property", 1, "pause"]}"#)
+        client.send(#"{"command": ["get_property", "idle-active"], "request_id": 5}"#)
+        #expect(try client.readObjects(3) == [["error": "success", "request_id": 0],
+                                              ["event": "property-change", "id": 1, "name": "pause", "data": false],
+                                              ["data": true, "error": "success", "request_id": 5]])
+        try await harness.player.open(try #require(Playlist(["a.mp4"])))
+        server.forward(.stateChanged(.opening))
+        #expect(try client.readObjects(2) == [["event": "start-file", "playlist_entry_id": 1], ["event": "property-change", "id": 1, "name": "pause", "data": true]])
+        server.close()
+        #expect(try client.readObjects(2) == [["event": "end-file", "reason": "stop", "playlist_entry_id": 1], ["event": "shutdown"]])
+        #expect(!FileManager.default.fileExists(atPath: path), "the socket's file is removed")
+        harness.player.stop()
+    }
+}
+
+extension PlayerEvent {
+    fileprivate var isIdle: Bool { if case .stateChanged(.idle) = self { true } else { false } }
+}
+
+/// A Unix-socket client that reads whole lines.
+private final class SocketClient {
+    private let descriptor: Int32
+    private var pending: [UInt8] = []
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The next `count` lines as JSON; throws when they do not come (10 s) or the server hung up.
+    func readObjects(_ count: Int) throws -> [JSONValue] {
+        var lines: [JSONValue] = []
+        while lines.count < count {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(JSONValue(parsing: String(decoding: pending[..<newline], as: UTF8.self)) ?? .null)
+                pending.removeSubrange(...newline)
+                continue
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let read = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard read > 0 else { throw POSIXError(.ETIMEDOUT) }
+            pending += buffer[..<read]
+        }
+        return lines
+    }
+}

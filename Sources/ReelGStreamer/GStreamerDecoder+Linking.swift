@@ -22,6 +22,8 @@ extension GStreamerDecoder {
         // Each branch starts with a queue: without one, a CI run under full load twice saw
         // an open wait past its 15 s (the branch ran on decodebin3's own stream thread).
         if kind.hasPrefix("video/"), wanted.contains(.video), videoSink == nil {
+            // The decoder's caps at this point do not say yet whether pictures are interlaced:
+            // auto leaves it to the element, which passes progressive pictures through.
             branch = ["queue"] + (deinterlace.properties != nil ? ["deinterlace"] : []) + ["videoconvert", "capsfilter", "appsink"]
             output = "video/x-raw,format=I420"
             isVideo = true

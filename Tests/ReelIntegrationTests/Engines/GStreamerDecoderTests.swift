@@ -47,8 +47,9 @@ extension PlaybackTests {
                                                audioStreamID: nil, forcedRestarts: 2)
             // A stall of GStreamer's own (now and then under load) adds one.
             #expect((2...2 + GStreamerDecoder.maximumRestarts).contains(decoder.restarts))
-            // A queue, a converter, a caps filter and an appsink for the pictures; a fakesink for the sound.
-            #expect(decoder.branchElements.count == 5)
+            // A queue, a deinterlacer (passing progressive pictures through), a converter, a
+            // caps filter and an appsink for the pictures; a fakesink for the sound.
+            #expect(decoder.branchElements.count == 6)
             var hasher = FrameMD5()
             var hashes: [String] = []
             while let frame = try decoder.nextVideoFrame() { hashes.append(hasher.hash(frame)) }

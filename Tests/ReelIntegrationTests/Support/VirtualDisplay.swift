@@ -140,7 +140,12 @@ final class VirtualDisplay {
 
     func screenshot(to path: String) throws {
         let dump = path + ".xwd"
-        let grab = try Processes.run("sh", ["-c", "xwd -root -silent -display \(name) > \(dump)"])
+        // xwd now and then meets a window being mapped or resized (X's BadMatch): again.
+        var grab = try Processes.run("sh", ["-c", "xwd -root -silent -display \(name) > \(dump)"])
+        for _ in 0..<2 where grab.status != 0 && grab.stderr.contains("BadMatch") {
+            Thread.sleep(forTimeInterval: 0.1)
+            grab = try Processes.run("sh", ["-c", "xwd -root -silent -display \(name) > \(dump)"])
+        }
         guard grab.status == 0 else { throw TestSetupError("xwd: \(grab.stderr)") }
         let convert = try Processes.run("ffmpeg", ["-v", "error", "-y", "-i", dump, path])
         guard convert.status == 0 else { throw TestSetupError("ffmpeg: \(convert.stderr)") }

@@ -36,6 +36,48 @@ extension LightPlaybackTests {
             }
         }
 
+        /// A 1080p file's thumbnail is on screen a moment after the pointer reaches the bar:
+        /// the time from moving the pointer (xdotool) to the first screen dump (xwd) that
+        /// differs, the thumbnail then checked against ffmpeg's keyframe. The 150 ms
+        /// is the idle machine's figure; the bound here holds beside the parallel suites,
+        /// which the thumbnails' low-priority thread yields to.
+        @Test(.timeLimit(.minutes(2))) func aThumbnailOf1080pIsOnScreenAMomentAfterThePointer() throws {
+            let clip = try Fixtures.made("thumbnails-1080p-20s.mp4", [
+                "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=20", "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p"])
+            let display = try VirtualDisplay()
+            defer { display.stop() }
+            let directory = try Paths.temporaryDirectory()
+            let (player, window) = try display.play(["--pause", "--geometry", "640x360", clip])
+            defer { player.stop() }
+            try #require(window.width == 640 && window.height == 360 + 28, "window \(window)")
+            let dumpPath = directory.appendingPathComponent("screen.xwd").path
+            let dump = { () throws -> Data in
+                _ = try Processes.run("sh", ["-c", "xwd -root -silent -display \(display.name) > \(dumpPath)"])
+                return try Data(contentsOf: URL(fileURLWithPath: dumpPath))
+            }
+            Thread.sleep(forTimeInterval: 0.5)
+            let before = try dump()
+            let moved = monotonicSeconds()
+            _ = try Processes.run("xdotool", ["mousemove", "\(window.x + 320)", "\(window.y + 360 + 14)"], timeout: 10, environment: ["DISPLAY": display.name])
+            var shownAfter: Double?
+            while shownAfter == nil, monotonicSeconds() - moved < 10 {
+                if try dump() != before { shownAfter = monotonicSeconds() - moved }
+            }
+            let latency = try #require(shownAfter, "nothing changed on screen within 10 s")
+            let keyframe = try #require(try keyframeTimes(clip).last { $0 <= 10 + 1e-6 })
+            let reference = directory.appendingPathComponent("reference.png").path
+            let scale = "scale=160:90:flags=bicubic+accurate_rnd+full_chroma_int+full_chroma_inp,format=rgb24"
+            let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-ss", String(keyframe), "-i", clip, "-frames:v", "1", "-vf", scale, reference])
+            try #require(made.status == 0, "\(made.stderr)")
+            let shot = directory.appendingPathComponent("hover.png").path
+            let quality = try display.waitFor(timeout: 10, {
+                try display.screenshot(to: shot)
+                return try VirtualDisplay.psnr(shot, crop: (window.x + 240, window.y + 360 - 94, 160, 90), against: reference)
+            }, until: { $0 >= 40 })
+            print(String(format: "thumbnail of a 1080p file: on screen %.0f ms after the pointer moved (xdotool and xwd included), PSNR %.1f dB", latency * 1000, quality))
+            #expect(quality >= 40 && latency < 1, "\(latency) s, \(quality) dB")
+        }
+
         /// Thumbnails made while the pointer sweeps the bar leave the playback's frame
         /// timing as it is: frames dropped and the longest gap between frames, in the same
         /// run, with and without the pointer over the bar.

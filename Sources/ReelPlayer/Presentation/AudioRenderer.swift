@@ -50,18 +50,17 @@ final class AudioRenderer: @unchecked Sendable {
             output.update(repeating: 0)
             return
         }
-        var (paused, serial, rate, volume, muted, aborted, jumps) = session.control.read {
-            ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted, $0.liveJumps)
+        let read = {
+            session.control.read { ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted, $0.liveJumps) }
         }
+        var (paused, serial, rate, volume, muted, aborted, jumps) = read()
         // Untimed, a pull that comes while the player has not started yet (opened, about to
         // play) waits a moment for it rather than writing silence ahead of the sound.
         if paused && !aborted && session.configuration.untimed {
             let giveUp = session.clock.now + Self.untimedFrameWait
             while paused && !aborted && session.clock.now < giveUp {
                 session.clock.sleep(for: Self.untimedIdleWait)
-                (paused, serial, rate, volume, muted, aborted, jumps) = session.control.read {
-                    ($0.paused || $0.buffering, $0.serial, $0.rate, $0.volume, $0.muted, $0.aborted, $0.liveJumps)
-                }
+                (paused, serial, rate, volume, muted, aborted, jumps) = read()
             }
         }
         guard !paused, !aborted else {

@@ -55,8 +55,9 @@ extension LightPlaybackTests {
                 _ = try Processes.run("sh", ["-c", "xwd -root -silent -display \(display.name) > \(dumpPath)"])
                 return try Data(contentsOf: URL(fileURLWithPath: dumpPath))
             }
-            Thread.sleep(forTimeInterval: 0.5)
-            let before = try dump()
+            // The screen as it stays once the window has drawn: two dumps alike in a row.
+            var before = try dump()
+            before = try display.waitFor(timeout: 10, { (previous: before, now: try dump()) }, until: { $0.previous == $0.now }).now
             let moved = monotonicSeconds()
             _ = try Processes.run("xdotool", ["mousemove", "\(window.x + 320)", "\(window.y + 360 + 14)"], timeout: 10, environment: ["DISPLAY": display.name])
             var shownAfter: Double?

@@ -2,8 +2,10 @@ import Foundation
 import Reel
 import Testing
 
-extension PlaybackTests {
-    /// An adaptive HLS ladder played through GStreamer's hlsdemux2, served by nginx.
+extension ServerPlaybackTests {
+    /// An adaptive HLS ladder played through GStreamer's hlsdemux2, served by nginx through
+    /// a relay that limits the link: like the other servers' suites, it waits on the server
+    /// and allows a second, not milliseconds.
     @Suite(.serialized) struct AdaptiveStreamingTests {
         /// Three variants as the issue draws them (426×240 at 400 kbit/s, 854×480 at
         /// 1.2 Mbit/s, 1280×720 at 3 Mbit/s; 2 s segments, 24 s), made once into the cache by

@@ -28,8 +28,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // Layer 1: pure Swift, no C library.
-        .target(name: "ReelCore"),
+        // Layer 1: Swift, and kernels of its own in C; no C library.
+        .target(name: "ReelCore", dependencies: ["ReelPixelKernels"]),
+        // ReelCore's vector kernels in C (no library): instructions Swift cannot ask for.
+        .target(name: "ReelPixelKernels"),
 
         // Layer 2: C libraries and their thin adapters.
         .systemLibrary(

@@ -7,6 +7,11 @@ extension PixelBuffer {
     /// to any of them; 10-bit I420 to itself. Crops of 4:2:0 pictures start on even
     /// coordinates.
     public func convert(into destination: PixelBuffer, crop: PixelRect? = nil) throws {
+        try convert(into: destination, crop: crop, kernel: .preferred)
+    }
+
+    /// ``convert(into:crop:)`` with the given kernel for YUV → RGB.
+    package func convert(into destination: PixelBuffer, crop: PixelRect? = nil, kernel: PixelKernel) throws {
         let area = crop ?? PixelRect(x: 0, y: 0, width: width, height: height)
         guard area.fits(width: width, height: height) else { throw PixelConversionError.cropOutside(area, width: width, height: height) }
         if format.isYUV, area.x % 2 != 0 || area.y % 2 != 0 { throw PixelConversionError.cropNotOnChromaGrid(area) }
@@ -32,7 +37,7 @@ extension PixelBuffer {
         case (.i420, .bgra), (.i420, .rgba), (.nv12, .bgra), (.nv12, .rgba), (.nv21, .bgra), (.nv21, .rgba):
             YUVToRGB.convert(luma: planes[0], chroma: chromaSource, origin: origin, width: area.width, height: area.height,
                              into: destination.planes[0], order: destination.format,
-                             coefficients: YUVToRGBCoefficients(matrix: matrix, range: range))
+                             coefficients: YUVToRGBCoefficients(matrix: matrix, range: range), kernel: kernel)
         case (.bgra, .i420), (.bgra, .nv12), (.bgra, .nv21), (.rgba, .i420), (.rgba, .nv12), (.rgba, .nv21):
             let chroma = destination.chromaSource
             RGBToYUV.convert(planes[0], order: format, origin: origin, width: area.width, height: area.height,

@@ -1,3 +1,5 @@
+import ReelPixelKernels
+
 /// 8-bit 4:2:0 (planar or interleaved chroma) to BGRA or RGBA. Each chroma sample
 /// colours its 2×2 block (libswscale's `SWS_POINT`), with libswscale's coefficients and
 /// rounding (`yuv2rgb_full_1_c`): the same bytes as libswscale with
@@ -8,6 +10,9 @@
 /// multiplies (and so vectorises well) and cannot overflow. libswscale's form does
 /// overflow for a few out-of-range inputs (Y above 235 with extreme chroma), where it
 /// outputs 0 instead of 255; Reel outputs 255.
+///
+/// The loop below is the portable one; ``PixelKernel`` picks a C kernel for this CPU's
+/// vector instructions where there is one (the same bytes, several times faster).
 enum YUVToRGB {
     /// Chroma of a 4:2:0 picture: where U and V start and how far apart their samples are.
     struct Chroma {
@@ -20,7 +25,20 @@ enum YUVToRGB {
     }
 
     static func convert(luma: PixelPlane, chroma: Chroma, origin: (x: Int, y: Int), width: Int, height: Int,
-                        into output: PixelPlane, order: PixelBufferFormat, coefficients: YUVToRGBCoefficients) {
+                        into output: PixelPlane, order: PixelBufferFormat, coefficients: YUVToRGBCoefficients,
+                        kernel: PixelKernel = .preferred) {
+        if kernel != .portable {
+            var c = ReelYUVToRGBCoefficients(luma_offset: coefficients.lumaOffset, y_coefficient: coefficients.yCoefficient,
+                                             v_to_r: coefficients.vToR, v_to_g: coefficients.vToG,
+                                             u_to_g: coefficients.uToG, u_to_b: coefficients.uToB)
+            let chromaOrigin = (x: origin.x / 2 * chroma.step, y: origin.y / 2)
+            let status = reel_yuv420_to_rgb32(luma.row(origin.y) + origin.x, luma.bytesPerRow,
+                                              chroma.u.row(chromaOrigin.y) + chroma.uOffset + chromaOrigin.x, chroma.u.bytesPerRow,
+                                              chroma.v.row(chromaOrigin.y) + chroma.vOffset + chromaOrigin.x, chroma.v.bytesPerRow,
+                                              Int32(chroma.step), output.row(0), output.bytesPerRow, Int32(width), Int32(height),
+                                              order == .rgba ? 1 : 0, &c, kernel.code)
+            if status == 0 { return }
+        }
         if order == .bgra {
             convert(BGRAOrder.self, luma: luma, chroma: chroma, origin: origin, width: width, height: height, into: output, coefficients)
         } else {

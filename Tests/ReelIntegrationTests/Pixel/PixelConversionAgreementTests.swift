@@ -1,11 +1,11 @@
 import Reel
-import ReelCore
+@testable import ReelCore
 import Testing
 
 /// Reel's pixel conversions against libswscale with bit-exact flags
 /// (`SWS_POINT | SWS_BITEXACT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT`).
 @Suite struct PixelConversionAgreementTests {
-    static let sizes = [(1, 1), (2, 2), (3, 5), (33, 17), (64, 48), (161, 91)]
+    static let sizes = [(1, 1), (2, 2), (3, 5), (33, 17), (64, 48), (161, 91), (1921, 9)]
     static let yuvFormats: [PixelBufferFormat] = [.i420, .nv12, .nv21]
     static let rgbFormats: [PixelBufferFormat] = [.bgra, .rgba]
     static let ranges: [ColorRange] = [.limited, .full]
@@ -24,34 +24,43 @@ import Testing
         }
     }
 
-    /// Exact on every legal input. Outside the legal range (Y above 235 with extreme
+    /// Exact on every legal input, through every kernel this CPU runs (``PixelKernel``: the
+    /// portable loop and the vector ones). Outside the legal range (Y above 235 with extreme
     /// chroma) libswscale's 32-bit sum overflows and it outputs 0 where the colour
     /// saturates; Reel outputs 255 there, and only there.
     @Test(arguments: yuvFormats, rgbFormats)
     func yuvToRGBIsExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
         var rng = SeededGenerator(seed: 11)
-        var overflows = 0
+        var overflows: [PixelKernel: Int] = [:]
         for matrix in YUVMatrix.allCases {
             for range in Self.ranges {
                 for (width, height) in Self.sizes {
                     let legal = try PixelTestSupport.randomBuffer(source, width: width, height: height, matrix: matrix, range: range,
                                                                   legalRange: true, using: &rng)
-                    let difference = PixelTestSupport.difference(try legal.converted(to: target), try PixelTestSupport.swscale(legal, to: target))
-                    #expect(difference.maximum == 0, "\(source)→\(target) \(matrix) \(range) \(width)x\(height): \(difference)")
-
                     let any = try PixelTestSupport.randomBuffer(source, width: width, height: height, matrix: matrix, range: range, using: &rng)
-                    let ours = try any.converted(to: target), reference = try PixelTestSupport.swscale(any, to: target)
-                    for row in 0..<height {
-                        for index in 0..<(width * 4) where ours.planes[0].row(row)[index] != reference.planes[0].row(row)[index] {
-                            overflows += 1
-                            #expect(ours.planes[0].row(row)[index] == 255 && reference.planes[0].row(row)[index] == 0,
-                                    "\(source)→\(target) \(matrix) \(range) \(width)x\(height) at \(index / 4),\(row)")
+                    let legalReference = try PixelTestSupport.swscale(legal, to: target), reference = try PixelTestSupport.swscale(any, to: target)
+                    for kernel in PixelKernel.available {
+                        let ours = try PixelTestSupport.emptyBuffer(target, width: width, height: height)
+                        try legal.convert(into: ours, kernel: kernel)
+                        let difference = PixelTestSupport.difference(ours, legalReference)
+                        #expect(difference.maximum == 0, "\(kernel): \(source)→\(target) \(matrix) \(range) \(width)x\(height): \(difference)")
+
+                        try any.convert(into: ours, kernel: kernel)
+                        for row in 0..<height {
+                            for index in 0..<(width * 4) where ours.planes[0].row(row)[index] != reference.planes[0].row(row)[index] {
+                                overflows[kernel, default: 0] += 1
+                                #expect(ours.planes[0].row(row)[index] == 255 && reference.planes[0].row(row)[index] == 0,
+                                        "\(kernel): \(source)→\(target) \(matrix) \(range) \(width)x\(height) at \(index / 4),\(row)")
+                            }
                         }
                     }
                 }
             }
         }
-        print("\(source)→\(target): exact on legal inputs; \(overflows) bytes of random out-of-range inputs where libswscale overflows to 0")
+        #expect(PixelKernel.available.count >= 2, "no vector kernel runs here: \(PixelKernel.available)")
+        #expect(Set(overflows.values).count <= 1, "the kernels differ where libswscale overflows: \(overflows)")
+        print("\(source)→\(target): exact on legal inputs through \(PixelKernel.available.map(\.rawValue)); "
+              + "\(overflows[.portable] ?? 0) bytes of random out-of-range inputs where libswscale overflows to 0")
     }
 
     @Test(arguments: rgbFormats, yuvFormats)
@@ -73,13 +82,16 @@ import Testing
 
     @Test func cropsEqualLibswscaleOnTheCroppedView() throws {
         var rng = SeededGenerator(seed: 17)
-        let rect = PixelRect(x: 6, y: 4, width: 37, height: 23)
-        for (source, target) in [(PixelBufferFormat.i420, PixelBufferFormat.bgra), (.nv12, .rgba), (.i420, .nv12),
+        let rect = PixelRect(x: 6, y: 4, width: 77, height: 23)
+        for (source, target) in [(PixelBufferFormat.i420, PixelBufferFormat.bgra), (.nv12, .rgba), (.nv21, .bgra), (.i420, .nv12),
                                  (.nv21, .i420), (.bgra, .i420), (.rgba, .nv12), (.bgra, .rgba)] {
-            let input = try PixelTestSupport.randomBuffer(source, width: 64, height: 40, matrix: .bt709, legalRange: true, using: &rng)
-            let ours = try input.converted(to: target, crop: rect)
+            let input = try PixelTestSupport.randomBuffer(source, width: 96, height: 40, matrix: .bt709, legalRange: true, using: &rng)
             let reference = try PixelTestSupport.swscale(PixelTestSupport.view(of: input, rect: rect), to: target)
-            #expect(PixelTestSupport.difference(ours, reference).maximum == 0, "\(source)→\(target) crop")
+            for kernel in PixelKernel.available {
+                let ours = try PixelTestSupport.emptyBuffer(target, width: rect.width, height: rect.height, matrix: input.matrix, range: input.range)
+                try input.convert(into: ours, crop: rect, kernel: kernel)
+                #expect(PixelTestSupport.difference(ours, reference).maximum == 0, "\(kernel): \(source)→\(target) crop")
+            }
         }
     }
 

@@ -1,0 +1,41 @@
+// Reel's pixel kernels in C: the few loops that need instructions Swift cannot ask for
+// (SSE2's 16-bit multiply-add, AVX2), each chosen at run time from what the CPU has. They
+// compute exactly what ReelCore's portable Swift loops compute, byte for byte.
+#ifndef REEL_PIXEL_KERNELS_H
+#define REEL_PIXEL_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// The instruction sets a kernel can use; `reel_pixel_kernels_available` gives those this
+/// CPU has, and every kernel takes the one to use (tests run each against libswscale).
+#define REEL_PIXEL_KERNEL_SSE2 1
+#define REEL_PIXEL_KERNEL_AVX2 2
+#define REEL_PIXEL_KERNEL_AVX512 4
+
+/// A bit mask of the kernels this build and this CPU can run (0 off x86-64).
+int reel_pixel_kernels_available(void);
+
+/// Fixed-point YUV → RGB coefficients in 1/8192, as ReelCore's `YUVToRGBCoefficients`.
+typedef struct {
+    int16_t luma_offset;
+    int16_t y_coefficient;
+    int16_t v_to_r;
+    int16_t v_to_g;
+    int16_t u_to_g;
+    int16_t u_to_b;
+} ReelYUVToRGBCoefficients;
+
+/// 8-bit 4:2:0 to 32-bit RGB, each chroma sample colouring its 2×2 block:
+/// `clamp(((Y − offset)·cy + chroma terms + 4096) >> 13, 0, 255)` per channel, alpha 255.
+/// `u` and `v` point at the first row's first sample of each; `chroma_step` is 1 for planar
+/// chroma and 2 for interleaved (NV12 or NV21: `u` and `v` then point into the same row).
+/// Picture row r reads chroma row r / 2. Strides are in bytes. `red_first` writes RGBA, otherwise BGRA.
+/// `kernel` is one of the REEL_PIXEL_KERNEL_ values; returns 0, or -1 when the kernel is
+/// not available (nothing written).
+int reel_yuv420_to_rgb32(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride,
+                         const uint8_t *v, ptrdiff_t v_stride, int chroma_step, uint8_t *out, ptrdiff_t out_stride,
+                         int width, int height, int red_first, const ReelYUVToRGBCoefficients *coefficients,
+                         int kernel);
+
+#endif

@@ -1,0 +1,45 @@
+import Testing
+@testable import ReelCore
+
+/// The C kernels write the bytes the portable loop writes (which the integration suite
+/// compares with libswscale): every layout, order, matrix and range, at widths around
+/// their steps of 16 and 32 pixels, with rows that start unaligned.
+@Suite struct PixelKernelTests {
+    @Test func everyKernelHereIsListed() {
+        #expect(PixelKernel.available.first == .portable)
+        #if arch(x86_64)
+        #expect(PixelKernel.available.contains(.sse2), "every x86-64 CPU has SSE2")
+        #endif
+        #expect(PixelKernel.available.contains(PixelKernel.preferred))
+    }
+
+    @Test(arguments: [PixelBufferFormat.i420, .nv12, .nv21])
+    func vectorKernelsWriteThePortableBytes(from source: PixelBufferFormat) throws {
+        var rng = SeededGenerator(seed: 23)
+        for width in [1, 2, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 97, 250] {
+            for (matrix, range) in [(YUVMatrix.bt601, ColorRange.limited), (.bt709, .full), (.bt2020, .limited)] {
+                // Alignment 1: rows start wherever the previous one ended.
+                let input = try PixelBuffer(format: source, width: width, height: 5, matrix: matrix, range: range, alignment: 1)
+                for plane in input.planes {
+                    for row in 0..<plane.rowCount {
+                        for index in 0..<plane.rowByteCount { plane.row(row)[index] = UInt8.random(in: 0...255, using: &rng) }
+                    }
+                }
+                for order in [PixelBufferFormat.bgra, .rgba] {
+                    let portable = try PixelBuffer(format: order, width: width, height: 5, alignment: 1)
+                    try input.convert(into: portable, kernel: .portable)
+                    for kernel in PixelKernel.available where kernel != .portable {
+                        let vector = try PixelBuffer(format: order, width: width, height: 5, alignment: 1)
+                        try input.convert(into: vector, kernel: kernel)
+                        for row in 0..<5 {
+                            let expected = Array(UnsafeBufferPointer(start: portable.planes[0].row(row), count: width * 4))
+                            let got = Array(UnsafeBufferPointer(start: vector.planes[0].row(row), count: width * 4))
+                            let first = expected.indices.first { expected[$0] != got[$0] }
+                            #expect(first == nil, "\(kernel) \(source)→\(order) \(matrix) \(range) width \(width) row \(row): byte \(first ?? -1)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

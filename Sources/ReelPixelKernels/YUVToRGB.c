@@ -3,15 +3,10 @@
 // `pmaddwd` computes from 16-bit pairs, (Y', 1)·(cy, 4096) and (U', V')·(cu, cv), a pixel
 // a 32-bit lane. `>> 13`, then saturating packs to 16 and to 8 bits, is the clamp to 0…255.
 #include "ReelPixelKernels.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define REEL_X86 1
-#endif
+#include "KernelSupport.h"
 
 static inline uint8_t clamped_level(int32_t value) {
-    value >>= 13;
-    return value < 0 ? 0 : value > 255 ? 255 : (uint8_t)value;
+    return clamped_byte(value >> 13);
 }
 
 /// Pixels `from` up to `width` of a row, one at a time; `red` is red's byte, 0 or 2.
@@ -28,11 +23,6 @@ static void row_scalar(const uint8_t *y, const uint8_t *u, const uint8_t *v, int
 }
 
 #ifdef REEL_X86
-
-/// Two 16-bit coefficients as one 32-bit lane, `first` multiplying the pair's first value.
-static inline int32_t coefficient_pair(int16_t first, int16_t second) {
-    return (int32_t)((uint32_t)(uint16_t)first | ((uint32_t)(uint16_t)second << 16));
-}
 
 // SSE2: 16 pixels a step, in one lane.
 
@@ -147,16 +137,6 @@ static inline void store_quads_avx512(uint8_t *out, const __m512i quads[4]) {
 #include "YUVToRGBRow.h"
 
 #endif
-
-int reel_pixel_kernels_available(void) {
-#ifdef REEL_X86
-    __builtin_cpu_init();
-    return REEL_PIXEL_KERNEL_SSE2 | (__builtin_cpu_supports("avx2") ? REEL_PIXEL_KERNEL_AVX2 : 0)
-        | (__builtin_cpu_supports("avx512bw") ? REEL_PIXEL_KERNEL_AVX512 : 0);
-#else
-    return 0;
-#endif
-}
 
 int reel_yuv420_to_rgb32(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride,
                          const uint8_t *v, ptrdiff_t v_stride, int chroma_step, uint8_t *out, ptrdiff_t out_stride,

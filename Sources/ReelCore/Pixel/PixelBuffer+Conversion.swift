@@ -10,7 +10,7 @@ extension PixelBuffer {
         try convert(into: destination, crop: crop, kernel: .preferred)
     }
 
-    /// ``convert(into:crop:)`` with the given kernel for YUV → RGB.
+    /// ``convert(into:crop:)`` with the given kernel for YUV ⇄ RGB.
     package func convert(into destination: PixelBuffer, crop: PixelRect? = nil, kernel: PixelKernel) throws {
         let area = crop ?? PixelRect(x: 0, y: 0, width: width, height: height)
         guard area.fits(width: width, height: height) else { throw PixelConversionError.cropOutside(area, width: width, height: height) }
@@ -43,7 +43,7 @@ extension PixelBuffer {
             RGBToYUV.convert(planes[0], order: format, origin: origin, width: area.width, height: area.height,
                              into: .init(luma: destination.planes[0], u: chroma.u, uOffset: chroma.uOffset, v: chroma.v,
                                          vOffset: chroma.vOffset, step: chroma.step),
-                             matrix: destination.matrix, fullRange: destination.range == .full)
+                             matrix: destination.matrix, fullRange: destination.range == .full, kernel: kernel)
         default:
             throw PixelConversionError.unsupportedConversion(from: format, to: destination.format)
         }

@@ -1,8 +1,13 @@
+import ReelPixelKernels
+
 /// BGRA or RGBA to 8-bit 4:2:0 with libswscale's arithmetic (`rgb32ToY`,
 /// `rgb32ToUV_half`, the range stretch and the rounding of `yuv2plane1`): the same
 /// bytes as libswscale with `SWS_POINT | SWS_BITEXACT | SWS_ACCURATE_RND |
 /// SWS_FULL_CHR_H_INT`. Chroma averages each horizontal pair of pixels of the second
 /// row of its 2×2 block, as libswscale's point filter picks that row.
+///
+/// The loops below are the portable ones; ``PixelKernel`` picks a C kernel for this CPU's
+/// vector instructions where there is one (the same bytes).
 enum RGBToYUV {
     struct Destination {
         var luma: PixelPlane
@@ -15,8 +20,17 @@ enum RGBToYUV {
     }
 
     static func convert(_ source: PixelPlane, order: PixelBufferFormat, origin: (x: Int, y: Int), width: Int, height: Int,
-                        into destination: Destination, matrix: YUVMatrix, fullRange: Bool) {
+                        into destination: Destination, matrix: YUVMatrix, fullRange: Bool, kernel: PixelKernel = .preferred) {
         let coefficients = RGBToYUVCoefficients(matrix: matrix)
+        if kernel != .portable, var vectorCoefficients = coefficients.asKernelCoefficients {
+            let status = reel_rgb32_to_yuv420(source.row(origin.y) + origin.x * 4, source.bytesPerRow, order == .rgba ? 1 : 0,
+                                              destination.luma.row(0), destination.luma.bytesPerRow,
+                                              destination.u.row(0) + destination.uOffset, destination.u.bytesPerRow,
+                                              destination.v.row(0) + destination.vOffset, destination.v.bytesPerRow,
+                                              Int32(destination.step), Int32(width), Int32(height), &vectorCoefficients,
+                                              fullRange ? 1 : 0, kernel.code)
+            if status == 0 { return }
+        }
         if order == .bgra {
             convert(BGRAOrder.self, source, origin: origin, width: width, height: height, into: destination, coefficients, fullRange)
         } else {
@@ -94,5 +108,16 @@ enum RGBToYUV {
     @inline(__always)
     private static func output(_ value: Int32) -> UInt8 {
         UInt8(truncatingIfNeeded: min(max((value &+ 64) &>> 7, 0), 255))
+    }
+}
+
+extension RGBToYUVCoefficients {
+    /// The coefficients as the C kernels take them, when each fits in 16 bits (every
+    /// matrix's do).
+    fileprivate var asKernelCoefficients: ReelRGBToYUVCoefficients? {
+        let values = [ry, gy, by, ru, gu, bu, rv, gv, bv].compactMap { Int16(exactly: $0) }
+        guard values.count == 9 else { return nil }
+        return ReelRGBToYUVCoefficients(r_to_y: values[0], g_to_y: values[1], b_to_y: values[2], r_to_u: values[3], g_to_u: values[4],
+                                        b_to_u: values[5], r_to_v: values[6], g_to_v: values[7], b_to_v: values[8])
     }
 }

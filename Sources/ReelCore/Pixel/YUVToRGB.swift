@@ -12,7 +12,7 @@ import ReelPixelKernels
 /// outputs 0 instead of 255; Reel outputs 255.
 ///
 /// The loop below is the portable one; ``PixelKernel`` picks a C kernel for this CPU's
-/// vector instructions where there is one (the same bytes, several times faster).
+/// vector instructions where there is one (the same bytes).
 enum YUVToRGB {
     /// Chroma of a 4:2:0 picture: where U and V start and how far apart their samples are.
     struct Chroma {

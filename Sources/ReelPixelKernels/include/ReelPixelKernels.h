@@ -38,4 +38,23 @@ int reel_yuv420_to_rgb32(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u,
                          int width, int height, int red_first, const ReelYUVToRGBCoefficients *coefficients,
                          int kernel);
 
+
+/// Fixed-point RGB → YUV coefficients in 1/32768 for limited-range output, as ReelCore's
+/// `RGBToYUVCoefficients` (each within 16 bits).
+typedef struct {
+    int16_t r_to_y, g_to_y, b_to_y;
+    int16_t r_to_u, g_to_u, b_to_u;
+    int16_t r_to_v, g_to_v, b_to_v;
+} ReelRGBToYUVCoefficients;
+
+/// 32-bit RGB to 8-bit 4:2:0 with libswscale's bit-exact arithmetic, as ReelCore's
+/// portable `RGBToYUV`: luma from every pixel, chroma from the horizontal pairs of the
+/// second row of each 2×2 block (the last row when the height is odd). `red_first` reads
+/// RGBA, otherwise BGRA; `full_range` stretches to full-range YUV. U and V as in
+/// `reel_yuv420_to_rgb32`. Returns 0, or -1 when the kernel is not available.
+int reel_rgb32_to_yuv420(const uint8_t *rgb, ptrdiff_t rgb_stride, int red_first, uint8_t *y, ptrdiff_t y_stride,
+                         uint8_t *u, ptrdiff_t u_stride, uint8_t *v, ptrdiff_t v_stride, int chroma_step,
+                         int width, int height, const ReelRGBToYUVCoefficients *coefficients, int full_range,
+                         int kernel);
+
 #endif

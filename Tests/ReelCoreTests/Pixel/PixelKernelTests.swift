@@ -1,9 +1,10 @@
+import Foundation
 import Testing
 @testable import ReelCore
 
 /// The C kernels write the bytes the portable loop writes (which the integration suite
 /// compares with libswscale): every layout, order, matrix and range, at widths around
-/// their steps of 16 and 32 pixels, with rows that start unaligned.
+/// their steps of 16 to 64 pixels, with rows that start unaligned; and back.
 @Suite struct PixelKernelTests {
     @Test func everyKernelHereIsListed() {
         #expect(PixelKernel.available.first == .portable)
@@ -36,6 +37,35 @@ import Testing
                             let got = Array(UnsafeBufferPointer(start: vector.planes[0].row(row), count: width * 4))
                             let first = expected.indices.first { expected[$0] != got[$0] }
                             #expect(first == nil, "\(kernel) \(source)→\(order) \(matrix) \(range) width \(width) row \(row): byte \(first ?? -1)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [PixelBufferFormat.i420, .nv12, .nv21])
+    func vectorKernelsReadRGBAsThePortableLoopDoes(into target: PixelBufferFormat) throws {
+        var rng = SeededGenerator(seed: 29)
+        for width in [1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129, 250] {
+            for height in [1, 2, 5] {
+                for order in [PixelBufferFormat.bgra, .rgba] {
+                    let input = try PixelBuffer(format: order, width: width, height: height, alignment: 1)
+                    for row in 0..<height {
+                        for index in 0..<(width * 4) { input.planes[0].row(row)[index] = UInt8.random(in: 0...255, using: &rng) }
+                    }
+                    for (matrix, range) in [(YUVMatrix.bt601, ColorRange.limited), (.bt709, .full), (.bt2020, .limited), (.bt601, .full)] {
+                        let portable = try PixelBuffer(format: target, width: width, height: height, matrix: matrix, range: range, alignment: 1)
+                        try input.convert(into: portable, kernel: .portable)
+                        for kernel in PixelKernel.available where kernel != .portable {
+                            let vector = try PixelBuffer(format: target, width: width, height: height, matrix: matrix, range: range, alignment: 1)
+                            try input.convert(into: vector, kernel: kernel)
+                            for (index, (expected, got)) in zip(portable.planes, vector.planes).enumerated() {
+                                for row in 0..<expected.rowCount {
+                                    let same = memcmp(expected.row(row), got.row(row), expected.rowByteCount) == 0
+                                    #expect(same, "\(kernel) \(order)→\(target) \(matrix) \(range) \(width)x\(height): plane \(index) row \(row)")
+                                }
+                            }
                         }
                     }
                 }

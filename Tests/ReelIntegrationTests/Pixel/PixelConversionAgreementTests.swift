@@ -63,6 +63,7 @@ import Testing
               + "\(overflows[.portable] ?? 0) bytes of random out-of-range inputs where libswscale overflows to 0")
     }
 
+    /// Through every kernel this CPU runs.
     @Test(arguments: rgbFormats, yuvFormats)
     func rgbToYUVIsExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {
         var rng = SeededGenerator(seed: 13)
@@ -70,11 +71,13 @@ import Testing
             for range in Self.ranges {
                 for (width, height) in Self.sizes {
                     let input = try PixelTestSupport.randomBuffer(source, width: width, height: height, using: &rng)
-                    let ours = try PixelTestSupport.emptyBuffer(target, width: width, height: height, matrix: matrix, range: range)
-                    try input.convert(into: ours)
                     let reference = try PixelTestSupport.swscale(input, to: target, matrix: matrix, range: range)
-                    let difference = PixelTestSupport.difference(ours, reference)
-                    #expect(difference.maximum == 0, "\(source)→\(target) \(matrix) \(range) \(width)x\(height): \(difference)")
+                    for kernel in PixelKernel.available {
+                        let ours = try PixelTestSupport.emptyBuffer(target, width: width, height: height, matrix: matrix, range: range)
+                        try input.convert(into: ours, kernel: kernel)
+                        let difference = PixelTestSupport.difference(ours, reference)
+                        #expect(difference.maximum == 0, "\(kernel): \(source)→\(target) \(matrix) \(range) \(width)x\(height): \(difference)")
+                    }
                 }
             }
         }

@@ -1,11 +1,16 @@
-// The vector kernel of YUVToRGB.c, included there once per vector width with these defined:
-// VECTOR (the register type), OP(name) (its intrinsics' prefix), PIXELS (pixels a step),
-// ROWS_KERNEL (the function's name), TARGET (its instruction set), ZERO, LOAD(pointer),
-// LOW_AND_HIGH(low, high) (each 32-bit lane's low half from `low`, high half from `high`),
-// LOAD_CHROMA(u, v, step, x, u_out, v_out) (the step's chroma as 16-bit values, pairs 0–7
-// of each 128-bit lane) and STORE_QUADS(out, quads) (four registers of four pixels a lane,
-// stored in order), which it undefines at its end. Unpacks and packs work within a 128-bit
-// lane, so a lane is 16 pixels.
+// The vector kernel of YUVToRGB.c, included there once per vector width and sample depth.
+// For the width: VECTOR (the register type), OP(name) (its intrinsics' prefix), PIXELS
+// (pixels a step), TARGET (its instruction set), ZERO, LOW_AND_HIGH(low, high) (each 32-bit
+// lane's low half from `low`, high half from `high`) and STORE_QUADS(out, quads) (four
+// registers of four pixels a lane, stored in order). For the depth, which it undefines at
+// its end: BITS (8 or 10), ROWS_KERNEL (the function's name), LOAD_LUMA(row, x, low, high)
+// (the step's luma as 16-bit values: pixels 0–7 of each lane's 16 in `low`, 8–15 in `high`)
+// and LOAD_CHROMA(u, v, step, x, u_out, v_out) (the step's chroma as 16-bit values, pairs
+// 0–7 of each lane). Unpacks and packs work within a 128-bit lane, so a lane is 16 pixels.
+//
+// The sums are (Y − offset)·cy + rounding + chroma terms in units of 2^-SHIFT, SHIFT being
+// 13 for 8-bit samples and 15 for 10-bit ones (libswscale's coefficients do not change with
+// the depth; its rounding and shift do).
 //
 // It converts two rows at once, which share their chroma: the chroma's products are
 // computed once for both.
@@ -13,12 +18,11 @@
 __attribute__((target(TARGET)))
 static void ROWS_KERNEL(const uint8_t *rows[2], uint8_t *outs[2], int row_count, const uint8_t *u, const uint8_t *v,
                         int step, int width, int red_first, const ReelYUVToRGBCoefficients *c) {
-    const VECTOR zero = ZERO;
     const VECTOR ones = OP(set1_epi16)(1);
-    const VECTOR bias = OP(set1_epi16)(128);
-    const VECTOR offset = OP(set1_epi16)(c->luma_offset);
+    const VECTOR bias = OP(set1_epi16)(128 << (BITS - 8));
+    const VECTOR offset = OP(set1_epi16)((int16_t)(c->luma_offset << (BITS - 8)));
     const VECTOR alpha = OP(set1_epi32)(255 << 16);
-    const VECTOR luma_pair = OP(set1_epi32)(coefficient_pair(c->y_coefficient, 4096));
+    const VECTOR luma_pair = OP(set1_epi32)(coefficient_pair(c->y_coefficient, 1 << (BITS + 4)));
     const VECTOR red_pair = OP(set1_epi32)(coefficient_pair(0, c->v_to_r));
     const VECTOR blue_pair = OP(set1_epi32)(coefficient_pair(c->u_to_b, 0));
     const VECTOR green_pair = OP(set1_epi32)(coefficient_pair(c->u_to_g, c->v_to_g));
@@ -45,21 +49,23 @@ static void ROWS_KERNEL(const uint8_t *rows[2], uint8_t *outs[2], int row_count,
         }
         for (int row = 0; row < row_count; row++) {
             // (Y', 1)·(cy, 4096) for each pixel.
-            const VECTOR bytes = LOAD(rows[row] + x);
-            const VECTOR luma_low = OP(sub_epi16)(OP(unpacklo_epi8)(bytes, zero), offset);
-            const VECTOR luma_high = OP(sub_epi16)(OP(unpackhi_epi8)(bytes, zero), offset);
+            VECTOR luma_low, luma_high;
+            LOAD_LUMA(rows[row], x, &luma_low, &luma_high);
+            luma_low = OP(sub_epi16)(luma_low, offset);
+            luma_high = OP(sub_epi16)(luma_high, offset);
             const VECTOR luma[4] = {OP(madd_epi16)(OP(unpacklo_epi16)(luma_low, ones), luma_pair),
                                     OP(madd_epi16)(OP(unpackhi_epi16)(luma_low, ones), luma_pair),
                                     OP(madd_epi16)(OP(unpacklo_epi16)(luma_high, ones), luma_pair),
                                     OP(madd_epi16)(OP(unpackhi_epi16)(luma_high, ones), luma_pair)};
             // Each pixel's first and third channels as 16-bit halves of a lane beside green
-            // and alpha: `>> 13` in the low half, and in the high half the top of `<< 3`,
-            // which is the same floor. Saturating packs to bytes then clamp to 0…255.
+            // and alpha: `>> SHIFT` in the low half, and in the high half the top of
+            // `<< (16 − SHIFT)`, which is the same floor. Saturating packs to bytes then
+            // clamp to 0…255.
             VECTOR first_green[4], third_alpha[4];
             for (int quarter = 0; quarter < 4; quarter++) {
-                first_green[quarter] = LOW_AND_HIGH(OP(srai_epi32)(OP(add_epi32)(luma[quarter], first[quarter]), 13),
-                                                    OP(slli_epi32)(OP(add_epi32)(luma[quarter], green[quarter]), 3));
-                third_alpha[quarter] = LOW_AND_HIGH(OP(srai_epi32)(OP(add_epi32)(luma[quarter], third[quarter]), 13), alpha);
+                first_green[quarter] = LOW_AND_HIGH(OP(srai_epi32)(OP(add_epi32)(luma[quarter], first[quarter]), BITS + 5),
+                                                    OP(slli_epi32)(OP(add_epi32)(luma[quarter], green[quarter]), 11 - BITS));
+                third_alpha[quarter] = LOW_AND_HIGH(OP(srai_epi32)(OP(add_epi32)(luma[quarter], third[quarter]), BITS + 5), alpha);
             }
             const VECTOR first_green_low = OP(packus_epi16)(first_green[0], first_green[1]);
             const VECTOR first_green_high = OP(packus_epi16)(first_green[2], first_green[3]);
@@ -72,16 +78,10 @@ static void ROWS_KERNEL(const uint8_t *rows[2], uint8_t *outs[2], int row_count,
             STORE_QUADS(outs[row] + 4 * x, quads);
         }
     }
-    for (int row = 0; row < row_count; row++) row_scalar(rows[row], u, v, step, outs[row], x, width, red_first ? 0 : 2, c);
+    for (int row = 0; row < row_count; row++) row_scalar(rows[row], u, v, step, outs[row], x, width, red_first ? 0 : 2, c, BITS);
 }
 
-#undef VECTOR
-#undef OP
-#undef PIXELS
+#undef BITS
 #undef ROWS_KERNEL
-#undef TARGET
-#undef ZERO
-#undef LOAD
+#undef LOAD_LUMA
 #undef LOAD_CHROMA
-#undef STORE_QUADS
-#undef LOW_AND_HIGH

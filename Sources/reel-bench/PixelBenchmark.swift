@@ -69,11 +69,22 @@ struct PixelBenchmark {
         // Each kernel against libswscale's default path, which is not exact: the target is to
         // be at least as fast while exact (1.5× hoped for).
         let swscaleFastToYUV = median { _ in try! swscale.convert(bgraFrame, into: backToI420, flags: [.bilinear]) }
+        let tenBit = try PixelBuffer(format: .i420p10, width: width, height: height, matrix: .bt709)
+        for plane in tenBit.planes {
+            for row in 0..<plane.rowCount {
+                let words = UnsafeMutableRawPointer(plane.row(row)).assumingMemoryBound(to: UInt16.self)
+                for index in 0..<(plane.rowByteCount / 2) { words[index] = UInt16.random(in: 64...940, using: &generator) }
+            }
+        }
+        let tenBitFrame = tenBit.videoFrame()
+        let swscaleFastTenBitToRGB = median { _ in try! swscale.convert(tenBitFrame, into: bgra, flags: [.bilinear]) }
         let kernels = PixelKernel.available.flatMap { kernel in
             [Figure(name: "I420→BGRA \(kernel.rawValue)", ours: median { _ in try! i420.convert(into: bgra, kernel: kernel) },
                     peer: swscaleFastToRGB, peerName: "libswscale (default SIMD path)", unit: "fps", target: kernel == .preferred ? "≥ 1" : "-"),
              Figure(name: "NV12→BGRA \(kernel.rawValue)", ours: median { _ in try! nv12.convert(into: bgra, kernel: kernel) },
                     peer: swscaleFastNV12ToRGB, peerName: "libswscale (default SIMD path)", unit: "fps", target: kernel == .preferred ? "≥ 1" : "-"),
+             Figure(name: "I420P10→BGRA \(kernel.rawValue)", ours: median { _ in try! tenBit.convert(into: bgra, kernel: kernel) },
+                    peer: swscaleFastTenBitToRGB, peerName: "libswscale (default SIMD path)", unit: "fps", target: kernel == .preferred ? "≥ 1" : "-"),
              Figure(name: "BGRA→I420 \(kernel.rawValue)", ours: median { _ in try! bgra.convert(into: backToI420, kernel: kernel) },
                     peer: swscaleFastToYUV, peerName: "libswscale (default SIMD path)", unit: "fps", target: kernel == .preferred ? "≥ 1" : "-")]
         }

@@ -36,7 +36,7 @@ enum YUVToRGB {
                                               chroma.u.row(chromaOrigin.y) + chroma.uOffset + chromaOrigin.x, chroma.u.bytesPerRow,
                                               chroma.v.row(chromaOrigin.y) + chroma.vOffset + chromaOrigin.x, chroma.v.bytesPerRow,
                                               Int32(chroma.step), output.row(0), output.bytesPerRow, Int32(width), Int32(height),
-                                              order == .rgba ? 1 : 0, &c, kernel.code)
+                                              order == .rgba ? 1 : 0, &c, 8, kernel.code)
             if status == 0 { return }
         }
         if order == .bgra {
@@ -44,6 +44,47 @@ enum YUVToRGB {
         } else {
             convert(RGBAOrder.self, luma: luma, chroma: chroma, origin: origin, width: width, height: height, into: output, coefficients)
         }
+    }
+
+    /// 10-bit 4:2:0 (little-endian words, planar chroma) to BGRA or RGBA: as libswscale
+    /// computes it with the same flags, the 8-bit sums with offset and chroma bias ×4,
+    /// rounding 2¹⁴ and `>> 15` (its 32-bit sum overflows to 0 for a few out-of-range
+    /// inputs, where Reel saturates).
+    static func convert10(luma: PixelPlane, u: PixelPlane, v: PixelPlane, origin: (x: Int, y: Int), width: Int, height: Int,
+                          into output: PixelPlane, order: PixelBufferFormat, coefficients c: YUVToRGBCoefficients,
+                          kernel: PixelKernel = .preferred) {
+        let chromaOrigin = (x: origin.x / 2, y: origin.y / 2)
+        if kernel != .portable {
+            var vectorCoefficients = ReelYUVToRGBCoefficients(luma_offset: c.lumaOffset, y_coefficient: c.yCoefficient, v_to_r: c.vToR,
+                                                              v_to_g: c.vToG, u_to_g: c.uToG, u_to_b: c.uToB)
+            let status = reel_yuv420_to_rgb32(luma.row(origin.y) + origin.x * 2, luma.bytesPerRow,
+                                              u.row(chromaOrigin.y) + chromaOrigin.x * 2, u.bytesPerRow,
+                                              v.row(chromaOrigin.y) + chromaOrigin.x * 2, v.bytesPerRow,
+                                              1, output.row(0), output.bytesPerRow, Int32(width), Int32(height),
+                                              order == .rgba ? 1 : 0, &vectorCoefficients, 10, kernel.code)
+            if status == 0 { return }
+        }
+        let red = order == .rgba ? 0 : 2, offset = Int32(c.lumaOffset) * 4
+        for row in 0..<height {
+            let y = UnsafeRawPointer(luma.row(origin.y + row) + origin.x * 2).assumingMemoryBound(to: UInt16.self)
+            let chromaRow = (origin.y + row) / 2
+            let uRow = UnsafeRawPointer(u.row(chromaRow) + chromaOrigin.x * 2).assumingMemoryBound(to: UInt16.self)
+            let vRow = UnsafeRawPointer(v.row(chromaRow) + chromaOrigin.x * 2).assumingMemoryBound(to: UInt16.self)
+            let out = output.row(row)
+            for x in 0..<width {
+                let chromaU = Int32(UInt16(littleEndian: uRow[x / 2])) - 512, chromaV = Int32(UInt16(littleEndian: vRow[x / 2])) - 512
+                let sum = (Int32(UInt16(littleEndian: y[x])) - offset) * Int32(c.yCoefficient) + (1 << 14)
+                out[4 * x + red] = level10(sum + chromaV * Int32(c.vToR))
+                out[4 * x + 1] = level10(sum + chromaV * Int32(c.vToG) + chromaU * Int32(c.uToG))
+                out[4 * x + 2 - red] = level10(sum + chromaU * Int32(c.uToB))
+                out[4 * x + 3] = 255
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func level10(_ value: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(max(value >> 15, 0), 255))
     }
 
     private static func convert<Order: RGBByteOrder>(_: Order.Type, luma: PixelPlane, chroma: Chroma, origin: (x: Int, y: Int),

@@ -26,8 +26,10 @@ typedef struct {
     int16_t u_to_b;
 } ReelYUVToRGBCoefficients;
 
-/// 8-bit 4:2:0 to 32-bit RGB, each chroma sample colouring its 2×2 block:
-/// `clamp(((Y − offset)·cy + chroma terms + 4096) >> 13, 0, 255)` per channel, alpha 255.
+/// 4:2:0 to 32-bit RGB, each chroma sample colouring its 2×2 block: with 8-bit samples
+/// (`sample_bits` 8) `clamp(((Y − offset)·cy + chroma terms + 4096) >> 13, 0, 255)` per
+/// channel, alpha 255; with 10-bit samples in little-endian 16-bit words (`sample_bits` 10,
+/// planar chroma only) offset and chroma bias ×4, rounding 2^14 and shift 15.
 /// `u` and `v` point at the first row's first sample of each; `chroma_step` is 1 for planar
 /// chroma and 2 for interleaved (NV12 or NV21: `u` and `v` then point into the same row).
 /// Picture row r reads chroma row r / 2. Strides are in bytes. `red_first` writes RGBA, otherwise BGRA.
@@ -36,7 +38,7 @@ typedef struct {
 int reel_yuv420_to_rgb32(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride,
                          const uint8_t *v, ptrdiff_t v_stride, int chroma_step, uint8_t *out, ptrdiff_t out_stride,
                          int width, int height, int red_first, const ReelYUVToRGBCoefficients *coefficients,
-                         int kernel);
+                         int sample_bits, int kernel);
 
 
 /// Fixed-point RGB → YUV coefficients in 1/32768 for limited-range output, as ReelCore's

@@ -14,7 +14,7 @@ import Testing
         #expect(PixelKernel.available.contains(PixelKernel.preferred))
     }
 
-    @Test(arguments: [PixelBufferFormat.i420, .nv12, .nv21])
+    @Test(arguments: [PixelBufferFormat.i420, .nv12, .nv21, .i420p10])
     func vectorKernelsWriteThePortableBytes(from source: PixelBufferFormat) throws {
         var rng = SeededGenerator(seed: 23)
         for width in [1, 2, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 97, 250] {
@@ -24,6 +24,8 @@ import Testing
                 for plane in input.planes {
                     for row in 0..<plane.rowCount {
                         for index in 0..<plane.rowByteCount { plane.row(row)[index] = UInt8.random(in: 0...255, using: &rng) }
+                        // 10-bit samples: the high byte's top six bits clear.
+                        if source == .i420p10 { for index in stride(from: 1, to: plane.rowByteCount, by: 2) { plane.row(row)[index] &= 3 } }
                     }
                 }
                 for order in [PixelBufferFormat.bgra, .rgba] {

@@ -63,6 +63,45 @@ import Testing
               + "\(overflows[.portable] ?? 0) bytes of random out-of-range inputs where libswscale overflows to 0")
     }
 
+    /// 10-bit 4:2:0 to BGRA and RGBA, through every kernel this CPU runs: exact on legal
+    /// input (luma 64–940, chroma 64–960); on any 10-bit input too, but where libswscale's
+    /// sum overflows to 0 (as in 8-bit), where Reel saturates.
+    @Test(arguments: rgbFormats)
+    func tenBitYUVToRGBIsExact(to target: PixelBufferFormat) throws {
+        var rng = SeededGenerator(seed: 31)
+        var overflows = 0
+        for matrix in YUVMatrix.allCases {
+            for range in Self.ranges {
+                for (width, height) in Self.sizes {
+                    for legal in [true, false] {
+                        let input = try PixelTestSupport.randomBuffer(.i420p10, width: width, height: height, matrix: matrix, range: range, using: &rng)
+                        for (index, plane) in input.planes.enumerated() {
+                            let limit: UInt16 = !legal ? 1023 : index == 0 ? 940 : 960
+                            for row in 0..<plane.rowCount {
+                                let words = UnsafeMutableRawPointer(plane.row(row)).assumingMemoryBound(to: UInt16.self)
+                                for sample in 0..<(plane.rowByteCount / 2) { words[sample] = UInt16.random(in: (legal ? 64 : 0)...limit, using: &rng) }
+                            }
+                        }
+                        let reference = try PixelTestSupport.swscale(input, to: target)
+                        for kernel in PixelKernel.available {
+                            let ours = try PixelTestSupport.emptyBuffer(target, width: width, height: height)
+                            try input.convert(into: ours, kernel: kernel)
+                            for row in 0..<height {
+                                for index in 0..<(width * 4) where ours.planes[0].row(row)[index] != reference.planes[0].row(row)[index] {
+                                    overflows += 1
+                                    #expect(!legal && ours.planes[0].row(row)[index] == 255 && reference.planes[0].row(row)[index] == 0,
+                                            "\(kernel): yuv420p10→\(target) \(matrix) \(range) \(width)x\(height) at \(index / 4),\(row)")
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        print("yuv420p10→\(target): exact on legal inputs through \(PixelKernel.available.map(\.rawValue)); "
+              + "\(overflows) bytes of random out-of-range inputs where libswscale overflows to 0")
+    }
+
     /// Through every kernel this CPU runs.
     @Test(arguments: rgbFormats, yuvFormats)
     func rgbToYUVIsExact(from source: PixelBufferFormat, to target: PixelBufferFormat) throws {

@@ -89,7 +89,7 @@ enum PixelTestSupport {
     static func paddedToEven(_ buffer: PixelBuffer) throws -> PixelBuffer {
         let width = (buffer.width + 1) / 2 * 2, height = (buffer.height + 1) / 2 * 2
         let padded = try PixelBuffer(format: buffer.format, width: width, height: height, matrix: buffer.matrix, range: buffer.range)
-        let pixelBytes = buffer.format.isYUV ? 1 : 4
+        let pixelBytes = buffer.format.isYUV ? buffer.format.bytesPerSample : 4
         for (index, plane) in padded.planes.enumerated() {
             let source = buffer.planes[index]
             let isLumaOrRGB = index == 0

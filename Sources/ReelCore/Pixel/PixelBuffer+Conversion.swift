@@ -4,8 +4,8 @@ extension PixelBuffer {
     /// sources, `destination`'s for YUV destinations.
     ///
     /// Supported: any of I420, NV12, NV21 to any of them, BGRA and RGBA; BGRA and RGBA
-    /// to any of them; 10-bit I420 to itself, BGRA and RGBA. Crops of 4:2:0 pictures start
-    /// on even coordinates.
+    /// to any of them and 10-bit I420; 10-bit I420 to itself, BGRA and RGBA. Crops of 4:2:0
+    /// pictures start on even coordinates.
     public func convert(into destination: PixelBuffer, crop: PixelRect? = nil) throws {
         try convert(into: destination, crop: crop, kernel: .preferred)
     }
@@ -42,11 +42,11 @@ extension PixelBuffer {
             YUVToRGB.convert10(luma: planes[0], u: planes[1], v: planes[2], origin: origin, width: area.width, height: area.height,
                                into: destination.planes[0], order: destination.format,
                                coefficients: YUVToRGBCoefficients(matrix: matrix, range: range), kernel: kernel)
-        case (.bgra, .i420), (.bgra, .nv12), (.bgra, .nv21), (.rgba, .i420), (.rgba, .nv12), (.rgba, .nv21):
+        case (.bgra, .i420), (.bgra, .nv12), (.bgra, .nv21), (.rgba, .i420), (.rgba, .nv12), (.rgba, .nv21), (.bgra, .i420p10), (.rgba, .i420p10):
             let chroma = destination.chromaSource
             RGBToYUV.convert(planes[0], order: format, origin: origin, width: area.width, height: area.height,
                              into: .init(luma: destination.planes[0], u: chroma.u, uOffset: chroma.uOffset, v: chroma.v,
-                                         vOffset: chroma.vOffset, step: chroma.step),
+                                         vOffset: chroma.vOffset, step: chroma.step, tenBit: destination.format == .i420p10),
                              matrix: destination.matrix, fullRange: destination.range == .full, kernel: kernel)
         default:
             throw PixelConversionError.unsupportedConversion(from: format, to: destination.format)

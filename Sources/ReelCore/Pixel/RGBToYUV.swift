@@ -1,6 +1,6 @@
 import ReelPixelKernels
 
-/// BGRA or RGBA to 8-bit 4:2:0 with libswscale's arithmetic (`rgb32ToY`,
+/// BGRA or RGBA to 4:2:0 (8-bit, or 10-bit in words) with libswscale's arithmetic (`rgb32ToY`,
 /// `rgb32ToUV_half`, the range stretch and the rounding of `yuv2plane1`): the same
 /// bytes as libswscale with `SWS_POINT | SWS_BITEXACT | SWS_ACCURATE_RND |
 /// SWS_FULL_CHR_H_INT`. Chroma averages each horizontal pair of pixels of the second
@@ -17,6 +17,9 @@ enum RGBToYUV {
         var vOffset: Int
         /// 1 for planar chroma, 2 for interleaved.
         var step: Int
+        /// 10-bit samples in little-endian words (libswscale's `yuv2plane1_10`: the same
+        /// 15-bit levels as 8-bit, `(level + 16) >> 5`), planar chroma only; else bytes.
+        var tenBit = false
     }
 
     static func convert(_ source: PixelPlane, order: PixelBufferFormat, origin: (x: Int, y: Int), width: Int, height: Int,
@@ -28,7 +31,7 @@ enum RGBToYUV {
                                               destination.u.row(0) + destination.uOffset, destination.u.bytesPerRow,
                                               destination.v.row(0) + destination.vOffset, destination.v.bytesPerRow,
                                               Int32(destination.step), Int32(width), Int32(height), &vectorCoefficients,
-                                              fullRange ? 1 : 0, kernel.code)
+                                              fullRange ? 1 : 0, destination.tenBit ? 10 : 8, kernel.code)
             if status == 0 { return }
         }
         if order == .bgra {
@@ -45,7 +48,7 @@ enum RGBToYUV {
             let pixels = UnsafePointer(source.row(origin.y + row) + origin.x * 4)
             let luma = destination.luma.row(row)
             var x = 0
-            if !fullRange {
+            if !fullRange && !destination.tenBit {
                 // 8 pixels at a time: Σ coefficient × channel is below 2²³, exact in floats;
                 // libswscale's ((256 Σ + 2²⁷ + 2¹⁶) >> 17, doubled, + 64) >> 7 is
                 // ((Σ + 524544) >> 9 + 32) >> 6, which stays within 0…255.
@@ -67,7 +70,7 @@ enum RGBToYUV {
                     &+ (UInt32(bitPattern: c.by) &<< 8) &* UInt32(pixel[Order.blue]) &+ lumaRounding
                 var y15 = min(Int32(truncatingIfNeeded: value &>> 17) &* 2, 32767)
                 if fullRange { y15 = (min(y15, 30189) &* 19077 &- 39057361) &>> 14 }
-                luma[x] = output(y15)
+                store(y15, at: x, in: luma, tenBit: destination.tenBit)
                 x &+= 1
             }
         }
@@ -88,8 +91,8 @@ enum RGBToYUV {
                     u15 = (min(u15, 30775) &* 4663 &- 9289992) &>> 12
                     v15 = (min(v15, 30775) &* 4663 &- 9289992) &>> 12
                 }
-                u[x &* destination.step] = output(u15)
-                v[x &* destination.step] = output(v15)
+                store(u15, at: x &* destination.step, in: u, tenBit: destination.tenBit)
+                store(v15, at: x &* destination.step, in: v, tenBit: destination.tenBit)
             }
         }
     }
@@ -105,9 +108,15 @@ enum RGBToYUV {
         return min(Int32(UInt16(truncatingIfNeeded: sum &>> 18)) &* 2, 32767)
     }
 
+    /// A 15-bit level as a byte, `(level + 64) >> 7`, or as a 10-bit word, `(level + 16) >> 5`.
     @inline(__always)
-    private static func output(_ value: Int32) -> UInt8 {
-        UInt8(truncatingIfNeeded: min(max((value &+ 64) &>> 7, 0), 255))
+    private static func store(_ level: Int32, at index: Int, in row: UnsafeMutablePointer<UInt8>, tenBit: Bool) {
+        if tenBit {
+            let word = UInt16(truncatingIfNeeded: min(max((level &+ 16) &>> 5, 0), 1023))
+            UnsafeMutableRawPointer(row).storeBytes(of: word.littleEndian, toByteOffset: 2 &* index, as: UInt16.self)
+        } else {
+            row[index] = UInt8(truncatingIfNeeded: min(max((level &+ 64) &>> 7, 0), 255))
+        }
     }
 }
 

@@ -65,15 +65,17 @@ enum YUVToRGB {
             if status == 0 { return }
         }
         let red = order == .rgba ? 0 : 2, offset = Int32(c.lumaOffset) * 4
+        // Words read wherever they lie: a row's stride need not be even.
+        func sample(_ row: UnsafeMutablePointer<UInt8>, _ index: Int) -> Int32 {
+            Int32(UInt16(littleEndian: UnsafeRawPointer(row).loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self)))
+        }
         for row in 0..<height {
-            let y = UnsafeRawPointer(luma.row(origin.y + row) + origin.x * 2).assumingMemoryBound(to: UInt16.self)
-            let chromaRow = (origin.y + row) / 2
-            let uRow = UnsafeRawPointer(u.row(chromaRow) + chromaOrigin.x * 2).assumingMemoryBound(to: UInt16.self)
-            let vRow = UnsafeRawPointer(v.row(chromaRow) + chromaOrigin.x * 2).assumingMemoryBound(to: UInt16.self)
+            let y = luma.row(origin.y + row), chromaRow = (origin.y + row) / 2
+            let uRow = u.row(chromaRow), vRow = v.row(chromaRow)
             let out = output.row(row)
             for x in 0..<width {
-                let chromaU = Int32(UInt16(littleEndian: uRow[x / 2])) - 512, chromaV = Int32(UInt16(littleEndian: vRow[x / 2])) - 512
-                let sum = (Int32(UInt16(littleEndian: y[x])) - offset) * Int32(c.yCoefficient) + (1 << 14)
+                let chromaU = sample(uRow, chromaOrigin.x + x / 2) - 512, chromaV = sample(vRow, chromaOrigin.x + x / 2) - 512
+                let sum = (sample(y, origin.x + x) - offset) * Int32(c.yCoefficient) + (1 << 14)
                 out[4 * x + red] = level10(sum + chromaV * Int32(c.vToR))
                 out[4 * x + 1] = level10(sum + chromaV * Int32(c.vToG) + chromaU * Int32(c.uToG))
                 out[4 * x + 2 - red] = level10(sum + chromaU * Int32(c.uToB))

@@ -49,14 +49,15 @@ typedef struct {
     int16_t r_to_v, g_to_v, b_to_v;
 } ReelRGBToYUVCoefficients;
 
-/// 32-bit RGB to 8-bit 4:2:0 with libswscale's bit-exact arithmetic, as ReelCore's
-/// portable `RGBToYUV`: luma from every pixel, chroma from the horizontal pairs of the
-/// second row of each 2×2 block (the last row when the height is odd). `red_first` reads
-/// RGBA, otherwise BGRA; `full_range` stretches to full-range YUV. U and V as in
-/// `reel_yuv420_to_rgb32`. Returns 0, or -1 when the kernel is not available.
+/// 32-bit RGB to 4:2:0 with libswscale's bit-exact arithmetic, as ReelCore's portable
+/// `RGBToYUV`: luma from every pixel, chroma from the horizontal pairs of the second row of
+/// each 2×2 block (the last row when the height is odd). `red_first` reads RGBA, otherwise
+/// BGRA; `full_range` stretches to full-range YUV; `out_bits` 8 writes bytes, 10 writes
+/// little-endian 16-bit words (planar chroma only). U and V as in `reel_yuv420_to_rgb32`.
+/// Returns 0, or -1 when the kernel is not available.
 int reel_rgb32_to_yuv420(const uint8_t *rgb, ptrdiff_t rgb_stride, int red_first, uint8_t *y, ptrdiff_t y_stride,
                          uint8_t *u, ptrdiff_t u_stride, uint8_t *v, ptrdiff_t v_stride, int chroma_step,
                          int width, int height, const ReelRGBToYUVCoefficients *coefficients, int full_range,
-                         int kernel);
+                         int out_bits, int kernel);
 
 #endif

@@ -78,8 +78,10 @@ import Testing
                         for (index, plane) in input.planes.enumerated() {
                             let limit: UInt16 = !legal ? 1023 : index == 0 ? 940 : 960
                             for row in 0..<plane.rowCount {
-                                let words = UnsafeMutableRawPointer(plane.row(row)).assumingMemoryBound(to: UInt16.self)
-                                for sample in 0..<(plane.rowByteCount / 2) { words[sample] = UInt16.random(in: (legal ? 64 : 0)...limit, using: &rng) }
+                                for sample in 0..<(plane.rowByteCount / 2) {
+                                    let word = UInt16.random(in: (legal ? 64 : 0)...limit, using: &rng).littleEndian
+                                    UnsafeMutableRawPointer(plane.row(row)).storeBytes(of: word, toByteOffset: 2 * sample, as: UInt16.self)
+                                }
                             }
                         }
                         let reference = try PixelTestSupport.swscale(input, to: target)
@@ -100,6 +102,27 @@ import Testing
         }
         print("yuv420p10→\(target): exact on legal inputs through \(PixelKernel.available.map(\.rawValue)); "
               + "\(overflows) bytes of random out-of-range inputs where libswscale overflows to 0")
+    }
+
+    /// BGRA and RGBA to 10-bit I420 (libswscale's 15-bit levels `(level + 16) >> 5`),
+    /// through every kernel this CPU runs.
+    @Test(arguments: rgbFormats)
+    func rgbToTenBitYUVIsExact(from source: PixelBufferFormat) throws {
+        var rng = SeededGenerator(seed: 37)
+        for matrix in YUVMatrix.allCases {
+            for range in Self.ranges {
+                for (width, height) in Self.sizes {
+                    let input = try PixelTestSupport.randomBuffer(source, width: width, height: height, using: &rng)
+                    let reference = try PixelTestSupport.swscale(input, to: .i420p10, matrix: matrix, range: range)
+                    for kernel in PixelKernel.available {
+                        let ours = try PixelTestSupport.emptyBuffer(.i420p10, width: width, height: height, matrix: matrix, range: range)
+                        try input.convert(into: ours, kernel: kernel)
+                        let difference = PixelTestSupport.difference(ours, reference)
+                        #expect(difference.maximum == 0, "\(kernel): \(source)→yuv420p10 \(matrix) \(range) \(width)x\(height): \(difference)")
+                    }
+                }
+            }
+        }
     }
 
     /// Through every kernel this CPU runs.

@@ -95,7 +95,9 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         switch error.kind {
         case .timedOut: return failed(.timedOut(seconds: timeout ?? 0), error.message)
         case .notAuthorized: return failed(isHTTP ? .httpStatus(401) : .permissionDenied)
-        case .notFound: return failed(isHTTP ? .httpStatus(404) : .notFound)
+        // GStreamer says "not found" for more than an HTTP 404 (an adaptive demuxer's failed
+        // fragment, too): its own words follow.
+        case .notFound: return failed(isHTTP ? .httpStatus(404) : .notFound, error.message)
         case .noStreams: return failed(.noStreams)
         case .notMedia, .cannotRead:
             if isNetwork, ConnectionCheck.isRefused(url) { return failed(.connectionRefused) }

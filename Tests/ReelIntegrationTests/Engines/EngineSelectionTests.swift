@@ -18,7 +18,7 @@ extension PlaybackTests {
                                                     "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0 v:1",
                                                     root.appendingPathComponent("v%v/index.m3u8").path])
             #expect(made.status == 0, "\(made.stderr)")
-            let server = try StaticWebServer(root: root)
+            let server = try StaticWebServer(root: root, logsRequests: true)
             return (server, server.url("master.m3u8"))
         }
 
@@ -44,7 +44,14 @@ extension PlaybackTests {
             let video = RecordingVideoOutput()
             let player = makePlayer(.automatic, video: video)
             let events = EventLog(player)
-            try await player.open(master)
+            do {
+                try await player.open(master)
+            } catch {
+                // A loaded hunt once saw a 404 here: say what nginx served and held.
+                let held = FileManager.default.enumerator(atPath: server.root.path)?.allObjects ?? []
+                Issue.record("\(error); nginx served \((try? server.requests())?.map(\.path) ?? []); its root holds \(held)")
+                return
+            }
             player.play()
             #expect(await events.wait(timeout: 20) { if case .endOfStream = $0 { true } else { false } })
             player.stop()

@@ -18,7 +18,7 @@ import ReelCore
         let bySize = RetentionPolicy(maximumBytes: 4_500_000).segmentsToDelete(segments, now: start.addingTimeInterval(100))
         #expect(bySize.map(\.file) == ["s0", "s1", "s2", "s3", "s4", "s5"])
         let byAge = RetentionPolicy(maximumAge: 30).segmentsToDelete(segments, now: start.addingTimeInterval(100))
-        #expect(byAge.map(\.file) == ["s0", "s1", "s2", "s3", "s4", "s5"], "last pictures before 70 s")
+        #expect(byAge.map(\.file) == ["s0", "s1", "s2", "s3", "s4", "s5", "s6"], "last pictures before 70 s (s6's at 69.9)")
         let both = RetentionPolicy(maximumAge: 75, maximumBytes: 8_000_000).segmentsToDelete(segments, now: start.addingTimeInterval(100))
         #expect(both.map(\.file) == ["s0", "s1"])
         #expect(RetentionPolicy().segmentsToDelete(segments, now: start.addingTimeInterval(1e9)).isEmpty)

@@ -14,8 +14,9 @@ import ReelCore
             """
         let cameras = try WallFile.cameras(of: Data(json.utf8), path: "cams.json")
         #expect(cameras.map(\.name) == ["Front door", "cam2.local", "10.0.0.7", "Front door (2)"])
-        #expect(cameras[0].gridURL == "rtsp://admin:p%40ss%3Aw%2Frd@10.0.0.5/sub")
-        #expect(cameras[0].mainURL == "rtsp://admin:p%40ss%3Aw%2Frd@10.0.0.5/main")
+        // A password may hold ':' (userinfo splits at the first one); '@' and '/' are encoded.
+        #expect(cameras[0].gridURL == "rtsp://admin:p%40ss:w%2Frd@10.0.0.5/sub")
+        #expect(cameras[0].mainURL == "rtsp://admin:p%40ss:w%2Frd@10.0.0.5/main")
         #expect(cameras[1].gridURL == "rtsp://cam2.local:8554/live" && cameras[1].sub == nil)
         // Credentials already in a URL stay; a path is a path.
         #expect(WallCamera(name: "a", main: "rtsp://x:y@h/p", username: "u", password: "v").mainURL == "rtsp://x:y@h/p")

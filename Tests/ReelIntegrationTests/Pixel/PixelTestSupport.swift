@@ -108,10 +108,10 @@ enum PixelTestSupport {
     static func view(of buffer: PixelBuffer, rect: PixelRect) throws -> PixelBuffer {
         let planes = buffer.planes.enumerated().map { index, plane in
             let scale = index == 0 || !buffer.format.isYUV ? 1 : 2
-            let bytesPerPixel = buffer.format.isYUV ? (buffer.format == .nv12 || buffer.format == .nv21) && index == 1 ? 2 : 1 : 4
+            let bytesPerPixel = buffer.format.isYUV ? ((buffer.format == .nv12 || buffer.format == .nv21) && index == 1 ? 2 : 1) * buffer.format.bytesPerSample : 4
             let size = buffer.format.planeSize(index, width: rect.width, height: rect.height)
             return PixelPlane(baseAddress: plane.baseAddress + (rect.y / scale) * plane.bytesPerRow + (rect.x / scale) * bytesPerPixel,
-                              bytesPerRow: plane.bytesPerRow, rowByteCount: size.samplesPerRow, rowCount: size.rows)
+                              bytesPerRow: plane.bytesPerRow, rowByteCount: size.samplesPerRow * buffer.format.bytesPerSample, rowCount: size.rows)
         }
         return try PixelBuffer(format: buffer.format, width: rect.width, height: rect.height, planes: planes,
                                matrix: buffer.matrix, range: buffer.range, owner: buffer.owner)

@@ -82,9 +82,9 @@ var benchmark = PixelBenchmark()
 if let index = arguments.firstIndex(of: "--runs"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { benchmark.runs = max(value, 1) }
 if let index = arguments.firstIndex(of: "--frames"), let value = arguments.dropFirst(index - arguments.startIndex + 1).first.flatMap({ Int($0) }) { benchmark.framesPerRun = max(value, 1) }
 print("1920x1080, one thread, median of \(benchmark.runs) runs of \(benchmark.framesPerRun) frames")
-print("conversion         reel            peer            ratio   target  peer")
+print("conversion           reel            peer            ratio   target  peer")
 for figure in try benchmark.run() {
     // Padded in Swift: the format's width counts bytes, and "→" takes three.
-    print(String(format: "%@ %8.2f %-6@ %8.2f %-6@ %6.2f   %-6@  %@", figure.name.padding(toLength: 18, withPad: " ", startingAt: 0) as NSString, figure.ours, figure.unit as NSString,
+    print(String(format: "%@ %8.2f %-6@ %8.2f %-6@ %6.2f   %-6@  %@", figure.name.padding(toLength: 20, withPad: " ", startingAt: 0) as NSString, figure.ours, figure.unit as NSString,
                  figure.peer, figure.unit as NSString, figure.ratio, figure.target as NSString, figure.peerName as NSString))
 }

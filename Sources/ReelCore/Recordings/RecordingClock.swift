@@ -31,14 +31,15 @@ public enum RecordingClock {
     }
 
     /// Reads an ISO 8601 time: `2026-11-28T10:15:00Z`, with a fraction of a second, or with
-    /// an offset (`+01:00`) instead of `Z`. A time without a zone is refused: a recording's
-    /// times are UTC and a local reading would be off by the zone.
+    /// an offset (`+01:00`) instead of `Z`, in the years 1900 to 9999. A time without a zone
+    /// is refused: a recording's times are UTC and a local reading would be off by the zone.
     public static func parse(_ text: String) -> Date? {
         let pattern = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/
         guard let match = text.wholeMatch(of: pattern),
               let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
               let hour = Int(match.4), let minute = Int(match.5), let second = Int(match.6),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+              (1900...9999).contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         guard let base = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),

@@ -71,7 +71,7 @@ public struct RetentionPolicy: Sendable, Hashable {
         var text = text.lowercased()
         if text.hasSuffix("ib") { text.removeLast(2) } else if text.hasSuffix("b") && text.count > 1 && text.dropLast().last?.isLetter == true { text.removeLast() }
         guard case let (number, scale)? = split(text, units: units), let value = Double(number), value.isFinite, value > 0,
-              value * scale < 9e18 else { return nil }
+              value * scale < 9e18, (value * scale).rounded() >= 1 else { return nil }
         return Int64((value * scale).rounded())
     }
 

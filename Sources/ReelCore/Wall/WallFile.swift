@@ -108,17 +108,22 @@ public enum WallFile {
         return nil
     }
 
-    /// Unnamed cameras take their stream's host, or "Camera N"; a name met twice gets " (2)".
+    /// Unnamed cameras take their stream's host, or "Camera N"; a name met before gets
+    /// " (2)", " (3)"… (whichever is not taken).
     private static func named(_ cameras: [WallCamera]) -> [WallCamera] {
-        var seen: [String: Int] = [:]
+        var used = Set<String>()
         return cameras.enumerated().map { index, camera in
             var camera = camera
             if camera.name.isEmpty {
                 camera.name = URLComponents(string: camera.main)?.host.flatMap { $0.isEmpty ? nil : $0 } ?? "Camera \(index + 1)"
             }
-            let count = (seen[camera.name] ?? 0) + 1
-            seen[camera.name] = count
-            if count > 1 { camera.name += " (\(count))" }
+            var candidate = camera.name, number = 1
+            while used.contains(candidate) {
+                number += 1
+                candidate = "\(camera.name) (\(number))"
+            }
+            used.insert(candidate)
+            camera.name = candidate
             return camera
         }
     }

@@ -43,6 +43,6 @@ import ReelCore
         #expect(RetentionPolicy.size("1.5k") == 1536)
         #expect(RetentionPolicy.size("1000") == 1000)
         #expect(RetentionPolicy.size("2GB") == 2_147_483_648)
-        for text in ["", "G", "0", "-5M", "10X", "9999999T"] { #expect(RetentionPolicy.size(text) == nil, "\(text)") }
+        for text in ["", "G", "0", "-5M", "10X", "9999999T", "0.0001"] { #expect(RetentionPolicy.size(text) == nil, "\(text)") }
     }
 }

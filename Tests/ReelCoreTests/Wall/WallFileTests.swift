@@ -29,6 +29,8 @@ import ReelCore
         #expect(cameras.map(\.name) == ["Garage", "10.0.0.10"])
         #expect(cameras.map(\.main) == ["rtsp://10.0.0.9/1", "rtsp://10.0.0.10/1"])
         #expect(WallFile.cameras(urls: ["rtsp://a/1", "file.mp4", "rtsp://a/2"]).map(\.name) == ["a", "Camera 2", "a (2)"])
+        let taken = #"[{"name": "A", "main": "x"}, {"name": "A (2)", "main": "y"}, {"name": "A", "main": "z"}]"#
+        #expect(try WallFile.cameras(of: Data(taken.utf8), path: "w").map(\.name) == ["A", "A (2)", "A (3)"])
     }
 
     @Test func badFilesAreClearErrors() {

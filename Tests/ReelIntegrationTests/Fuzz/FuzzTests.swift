@@ -143,6 +143,27 @@ extension FuzzTests {
                 to: corpus.appendingPathComponent("list.pls"), atomically: true, encoding: .utf8)
             try FuzzTests.run("ReelFuzzPlaylist", corpus: corpus, in: directory)
         }
+
+        /// Wall files, recording indexes, overlay requests, times and retention limits, each
+        /// behind the byte that picks its reader, seeded with the shapes the unit tests read.
+        @Test func theWallAndRecordingReadersSurviveFuzzing() throws {
+            let (directory, corpus) = try FuzzTests.emptyCorpus()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let first = try #require(RecordingClock.parse("2026-11-28T10:15:00Z"))
+            let index = (0..<3).map { RecordingIndexEntry(file: RecordingClock.segmentName(start: first.addingTimeInterval(Double($0) * 10)),
+                                                          first: first.addingTimeInterval(Double($0) * 10),
+                                                          last: first.addingTimeInterval(Double($0) * 10 + 9.96), keyframes: [0, 2, 4, 6, 8]).line }
+            let seeds: [(String, UInt8, String)] = [
+                ("wall.json", 0, #"{"cameras": [{"name": "Door", "main": "rtsp://10.0.0.5/main", "sub": "rtsp://10.0.0.5/sub", "username": "admin", "password": "p@ss"}, "rtsp://cam2/live"]}"#),
+                ("wall.m3u", 0, "#EXTM3U\n#EXTINF:-1 tvg-name=\"a,b\",Garage\nrtsp://10.0.0.9/1\nrtsp://10.0.0.10/1\n"),
+                ("index.jsonl", 1, index.joined(separator: "\n") + "\n"),
+                ("overlay", 2, #"gifts/rocket.mp4@3.5,pos=10:20:300:400w,scale=0.5,z=2,loops=0,sTxt1=Hi\, Reel,sImg1=a.png"#),
+                ("time", 3, "2026-11-28T11:15:00.250+01:00"),
+                ("retention", 4, "1.5GiB"),
+            ]
+            for (name, selector, text) in seeds { try (Data([selector]) + Data(text.utf8)).write(to: corpus.appendingPathComponent(name)) }
+            try FuzzTests.run("ReelFuzzRecordings", corpus: corpus, in: directory)
+        }
     }
 
     /// What arrives from the network or another program: one fuzzer at a time, beside `Files`.

@@ -14,14 +14,7 @@ public enum PlaylistFile {
 
     /// The entries of the playlist at `path`.
     public static func entries(atPath path: String) throws(PlaylistFileError) -> [String] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path) }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
-        } catch {
-            throw .unreadable(path)
-        }
+        guard let data = CappedFileRead.bytes(atPath: path, limit: maximumBytes) else { throw .unreadable(path) }
         return try entries(of: data, path: path)
     }
 

@@ -15,14 +15,7 @@ public enum WallFile {
 
     /// The cameras of the file at `path`.
     public static func cameras(atPath path: String) throws(WallFileError) -> [WallCamera] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path) }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
-        } catch {
-            throw .unreadable(path)
-        }
+        guard let data = CappedFileRead.bytes(atPath: path, limit: maximumBytes) else { throw .unreadable(path) }
         return try cameras(of: data, path: path)
     }
 

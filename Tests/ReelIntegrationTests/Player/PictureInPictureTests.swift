@@ -111,13 +111,20 @@ extension PlaybackTests.PictureInPictureTests {
         let display = try VirtualDisplay()
         defer { display.stop() }
         // Looped, the clip never ends by itself: only the close can end the player, however
-        // long a loaded machine takes to act on it. A loaded run saw it not end within 30 s
-        // either (1 in 8): a close lost or a stop that hangs; its stacks say which.
+        // long a loaded machine takes to act on it. Loaded runs saw a first close not acted
+        // on (1 in 8; the stacks showed every thread idle, none stopping: the event never
+        // came), as a click on a window that has just appeared can be: the close is asked
+        // again every 5 s, as a user would, and how many it took is printed.
         let player = try BackgroundProcess(Paths.reel, ["play", "--loop-file", "inf", try Self.redThenBlue()], environment: ["DISPLAY": display.name])
         defer { player.stop() }
         _ = try #require(try display.window(titled: "red-then-blue"), "no main window appeared")
-        try display.close(windowTitled: "red-then-blue")
-        let ended = player.waitForExit(within: 30)
+        var closes = 0, ended = false
+        while !ended && closes < 6 {
+            try display.close(windowTitled: "red-then-blue")
+            closes += 1
+            ended = player.waitForExit(within: 5)
+        }
+        print("closing the main window: the player ended after \(closes) close\(closes == 1 ? "" : "s")")
         #expect(ended, "closing the window did not quit; windows: \((try? Processes.run("xdotool", ["search", "--name", "red-then-blue"], environment: ["DISPLAY": display.name]).stdout) ?? "?"); stacks:\n\(ended ? "" : player.stacks)")
         #expect(player.exitStatus == 0)
     }

@@ -9,7 +9,7 @@ import Testing
 /// from the corpus these runs leave when `REEL_FUZZ_CORPORA` names a directory.
 @Suite enum FuzzTests {
     /// Builds the fuzzers when needed and runs `target` on `corpus` for `seconds`.
-    static func run(_ target: String, corpus: URL, in directory: URL, seconds: Int = 20) throws {
+    static func run(_ target: String, corpus: URL, in directory: URL, seconds: Int = 20) async throws {
         let binary = Paths.packageRoot.appendingPathComponent("Fuzz/.build/release/\(target)").path
         if !FileManager.default.isExecutableFile(atPath: binary) {
             let build = try Processes.run("/bin/bash", [Paths.packageRoot.appendingPathComponent("scripts/fuzz.sh").path], timeout: 900)
@@ -23,7 +23,7 @@ import Testing
         let dictionary = Paths.packageRoot.appendingPathComponent("Fuzz/Dictionaries/\(target).dict")
         let dictionaryOption = FileManager.default.fileExists(atPath: dictionary.path) ? ["-dict=\(dictionary.path)"] : []
         // At the lowest priority, so that the timing tests running beside it keep their core.
-        let result = try Processes.run("nice", ["-n", "19", binary, "-max_total_time=\(seconds)", "-rss_limit_mb=2048", "-timeout=10", "-max_len=65536",
+        let result = try await Processes.runOffThePool("nice", ["-n", "19", binary, "-max_total_time=\(seconds)", "-rss_limit_mb=2048", "-timeout=10", "-max_len=65536",
                                                 "-print_funcs=0", "-artifact_prefix=\(directory.path)/"] + dictionaryOption + [corpus.path],
                                        timeout: Double(seconds) + 120, environment: ["SWIFT_BACKTRACE": "enable=no"])
         let runs = result.stderr.split(separator: "\n").last { $0.hasPrefix("Done ") } ?? "no summary"
@@ -58,11 +58,12 @@ import Testing
 }
 
 extension FuzzTests {
-    /// What is read from files: one fuzzer at a time, beside `Streams` (each half holds one of
-    /// the test process's two threads while its fuzzers run at the lowest priority).
+    /// What is read from files: one fuzzer at a time, beside `Streams`. Each fuzzer runs at the
+    /// lowest priority and is awaited off the test process's thread pool, which the other
+    /// suites need.
     @Suite(.serialized) struct Files {
         /// The MP4 reader and the vapc parser, seeded with a small VAP file and Tencent's vapc JSON.
-        @Test func theMP4ReaderAndVapcParserSurviveAMinuteOfFuzzing() throws {
+        @Test func theMP4ReaderAndVapcParserSurviveAMinuteOfFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             let frames = directory.appendingPathComponent("frames")
@@ -76,11 +77,11 @@ extension FuzzTests {
                     try data[box.range.lowerBound + 8..<box.range.upperBound].write(to: corpus.appendingPathComponent("\(name).json"))
                 }
             }
-            try FuzzTests.run("ReelFuzzVAP", corpus: corpus, in: directory, seconds: 60)
+            try await FuzzTests.run("ReelFuzzVAP", corpus: corpus, in: directory, seconds: 60)
         }
 
         /// Spherical metadata, seeded with files carrying V1 XML and V2 boxes and one with none.
-        @Test func theSphericalMetadataReaderSurvivesFuzzing() throws {
+        @Test func theSphericalMetadataReaderSurvivesFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             func clip(_ name: String) throws -> URL {
@@ -98,11 +99,11 @@ extension FuzzTests {
                 <GSpherical:InitialViewHeadingDegrees>90</GSpherical:InitialViewHeadingDegrees></rdf:SphericalVideo>
                 """)
             _ = try clip("flat.mp4")
-            try FuzzTests.run("ReelFuzzSpherical", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzSpherical", corpus: corpus, in: directory)
         }
 
         /// y4m stream headers, seeded with the ones ffmpeg writes for several formats.
-        @Test func theY4MHeaderParserSurvivesFuzzing() throws {
+        @Test func theY4MHeaderParserSurvivesFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             for format in ["yuv420p", "yuvj420p", "yuv444p", "gray", "yuv422p"] {
@@ -112,23 +113,23 @@ extension FuzzTests {
                 try (made.stdout.split(separator: "\n").first.map(String.init) ?? "").write(
                     to: corpus.appendingPathComponent("\(format).y4m"), atomically: true, encoding: .utf8)
             }
-            try FuzzTests.run("ReelFuzzY4M", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzY4M", corpus: corpus, in: directory)
         }
 
         /// Camera paths, seeded with both shapes `reel pano render --path` reads.
-        @Test func theCameraPathReaderSurvivesFuzzing() throws {
+        @Test func theCameraPathReaderSurvivesFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             try #"[{"time":0,"yaw":0},{"time":2.5,"yaw":350,"pitch":-20,"fov":100},{"time":4,"yaw":-170}]"#.write(
                 to: corpus.appendingPathComponent("list.json"), atomically: true, encoding: .utf8)
             try #"{"keyframes":[{"time":1,"yaw":90,"pitch":89.5,"fov":179},{"time":0,"yaw":-90,"fov":1}]}"#.write(
                 to: corpus.appendingPathComponent("object.json"), atomically: true, encoding: .utf8)
-            try FuzzTests.run("ReelFuzzCameraPath", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzCameraPath", corpus: corpus, in: directory)
         }
 
         /// Playlist files and the queue they make, seeded with the M3U8 ffmpeg's HLS muxer
         /// writes, an extended M3U and a PLS as players write them.
-        @Test func thePlaylistReaderSurvivesFuzzing() throws {
+        @Test func thePlaylistReaderSurvivesFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             let hls = directory.appendingPathComponent("hls")
@@ -141,12 +142,12 @@ extension FuzzTests {
                 to: corpus.appendingPathComponent("list.m3u"), atomically: true, encoding: .utf8)
             try "[playlist]\nFile2=two.mp3\nTitle2=Two\nFile1=rtsp://cam/1\nLength1=-1\nNumberOfEntries=2\nVersion=2\n".write(
                 to: corpus.appendingPathComponent("list.pls"), atomically: true, encoding: .utf8)
-            try FuzzTests.run("ReelFuzzPlaylist", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzPlaylist", corpus: corpus, in: directory)
         }
 
         /// Wall files, recording indexes, overlay requests, times and retention limits, each
         /// behind the byte that picks its reader, seeded with the shapes the unit tests read.
-        @Test func theWallAndRecordingReadersSurviveFuzzing() throws {
+        @Test func theWallAndRecordingReadersSurviveFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             let first = try #require(RecordingClock.parse("2026-11-28T10:15:00Z"))
@@ -162,7 +163,7 @@ extension FuzzTests {
                 ("retention", 4, "1.5GiB"),
             ]
             for (name, selector, text) in seeds { try (Data([selector]) + Data(text.utf8)).write(to: corpus.appendingPathComponent(name)) }
-            try FuzzTests.run("ReelFuzzRecordings", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzRecordings", corpus: corpus, in: directory)
         }
     }
 
@@ -171,7 +172,7 @@ extension FuzzTests {
         /// RTP, RTCP and SDP parsing, the jitter buffer and both depacketizers, seeded with the
         /// packets and SDPs ffmpeg sends for H.264 and H.265, a sender report and the inputs in
         /// Fuzz/Regressions/RTP.
-        @Test func theRTPParsersAndDepacketizersSurviveAMinuteOfFuzzing() throws {
+        @Test func theRTPParsersAndDepacketizersSurviveAMinuteOfFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             for name in ["zerolatency", "h265"] {
@@ -191,11 +192,11 @@ extension FuzzTests {
             let senderReport: [UInt8] = [0x80, 200, 0, 6, 0, 0, 0, 7, 0xE9, 0, 0, 0, 0x80, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 10, 0, 0, 3, 232,
                                          0x81, 203, 0, 1, 0, 0, 0, 7]
             try Data(senderReport).write(to: corpus.appendingPathComponent("sr-bye.rtcp"))
-            try FuzzTests.run("ReelFuzzRTP", corpus: corpus, in: directory, seconds: 60)
+            try await FuzzTests.run("ReelFuzzRTP", corpus: corpus, in: directory, seconds: 60)
         }
 
         /// SPS, VPS and decoder configuration records, seeded with x264's and x265's.
-        @Test func theParameterSetParsersSurviveFuzzing() throws {
+        @Test func theParameterSetParsersSurviveFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             let h264 = AnnexB.units(in: try FuzzTests.annexB("zerolatency")).map(Array.init)
@@ -212,11 +213,11 @@ extension FuzzTests {
                                                                      pictureParameterSets: h265Sets.pps))),
             ]
             for (name, bytes) in seeds { try Data(bytes).write(to: corpus.appendingPathComponent(name)) }
-            try FuzzTests.run("ReelFuzzParameterSets", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzParameterSets", corpus: corpus, in: directory)
         }
 
         /// The Annex B scanner and length-prefixed samples, seeded with the start of both streams.
-        @Test func theAnnexBScannerSurvivesFuzzing() throws {
+        @Test func theAnnexBScannerSurvivesFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             for name in ["zerolatency", "h265"] {
@@ -225,14 +226,14 @@ extension FuzzTests {
                 let sample = AnnexB.lengthPrefixed(AnnexB.units(in: Array(stream.prefix(4096))))
                 try Data([2] + sample).write(to: corpus.appendingPathComponent("\(name).sample"))
             }
-            try FuzzTests.run("ReelFuzzAnnexB", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzAnnexB", corpus: corpus, in: directory)
         }
 
         /// What an RTSP server sends, seeded with a real exchange with gst-rtsp-server (a 401
         /// and its challenges; OPTIONS, DESCRIBE, SETUP over TCP and PLAY, then RTP interleaved)
         /// captured here by Support/rtsp-capture.py: the connection bytes, its header values,
         /// its SDP and its challenges, each behind the byte that picks its reader.
-        @Test func theRTSPReadersSurviveFuzzing() throws {
+        @Test func theRTSPReadersSurviveFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             let server = try ServerPlaybackTests.RTSPServerTests.Server(serving: try ServerPlaybackTests.RTSPServerTests.clip())
@@ -248,13 +249,13 @@ extension FuzzTests {
                                             ("headers", 1, try read("headers.txt")), ("sdp", 2, try read("sdp.txt")), ("challenges", 3, try read("challenges.txt"))] {
                 try (Data([selector]) + bytes).write(to: corpus.appendingPathComponent(name))
             }
-            try FuzzTests.run("ReelFuzzRTSP", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzRTSP", corpus: corpus, in: directory)
         }
 
         /// Manifests, seeded with what nginx-rtmp writes for a live stream and its two-variant
         /// ladder (a media playlist, the master, a variant's playlist after `#--`), and the
         /// DASH manifest and HLS master ffmpeg's muxers write.
-        @Test func theManifestReadersSurviveFuzzing() throws {
+        @Test func theManifestReadersSurviveFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             let server = try RTMPServer()
@@ -283,13 +284,13 @@ extension FuzzTests {
             let ffmpegMaster = try String(contentsOf: hls.appendingPathComponent("master.m3u8"), encoding: .utf8)
             let ffmpegVariant = try String(contentsOf: hls.appendingPathComponent("stream_0.m3u8"), encoding: .utf8)
             try (ffmpegMaster + "\n#--\n" + ffmpegVariant).write(to: corpus.appendingPathComponent("ffmpeg-master.m3u8"), atomically: true, encoding: .utf8)
-            try FuzzTests.run("ReelFuzzManifests", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzManifests", corpus: corpus, in: directory)
         }
 
         /// Bytes that arrive framed or as pictures, seeded with the RTP tests' H.264 packets
         /// behind 4-byte lengths, an access unit of x264's, a picture with the latency timecode
         /// drawn into it, and a y4m file ffmpeg wrote.
-        @Test func theFramingReadersSurviveFuzzing() throws {
+        @Test func theFramingReadersSurviveFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             let (packets, _) = try RTPStreams.captured(try RTPStreams.sent("zerolatency"), directory: directory)
@@ -311,12 +312,12 @@ extension FuzzTests {
                                                     "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", y4m.path])
             try #require(made.status == 0, "\(made.stderr)")
             try (Data([3]) + Data(contentsOf: y4m)).write(to: corpus.appendingPathComponent("pictures.y4m"))
-            try FuzzTests.run("ReelFuzzFraming", corpus: corpus, in: directory)
+            try await FuzzTests.run("ReelFuzzFraming", corpus: corpus, in: directory)
         }
 
         /// What a client of mpv's JSON IPC sends, seeded with the requests the IPC tests send
         /// to mpv and Reel, the ones python-mpv-jsonipc starts with, and text commands.
-        @Test func theMPVIPCSessionSurvivesFuzzing() throws {
+        @Test func theMPVIPCSessionSurvivesFuzzing() async throws {
             let (directory, corpus) = try FuzzTests.emptyCorpus()
             defer { try? FileManager.default.removeItem(at: directory) }
             let requests = ServerPlaybackTests.MPVIPCCommandTests.requests.enumerated().map { #"{"command": \#($1), "request_id": \#($0 + 1)}"# }
@@ -326,7 +327,7 @@ extension FuzzTests {
             try Data(client.joined(separator: "\n").utf8).write(to: corpus.appendingPathComponent("python-mpv-jsonipc"))
             try Data("set pause yes\ncycle aid\nseek 5 absolute+exact\nshow-text \"${time-pos} \\\"s\\\"\" 2000 # a comment\n".utf8)
                 .write(to: corpus.appendingPathComponent("text-commands"))
-            try FuzzTests.run("ReelFuzzIPC", corpus: corpus, in: directory, seconds: 10)
+            try await FuzzTests.run("ReelFuzzIPC", corpus: corpus, in: directory, seconds: 10)
         }
     }
 }

@@ -58,6 +58,19 @@ enum Processes {
                              seconds: Date().timeIntervalSince(start), timedOut: timedOut)
     }
 
+    /// ``run(_:_:timeout:environment:signal:)`` on a thread of its own, awaited: a long run
+    /// (a fuzzer's minute) then holds none of the test process's pool threads, one a core,
+    /// which the other suites need (held by two fuzzing lines, they waited past their time
+    /// limits in a loaded run).
+    static func runOffThePool(_ executable: String, _ arguments: [String], timeout: Double = 120,
+                              environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try run(executable, arguments, timeout: timeout, environment: environment) })
+            }.start()
+        }
+    }
+
     /// SIGTERM, then SIGKILL after 2 s (a child may inherit a mask that blocks SIGTERM
     /// from the test runner's threads), then waits for the exit.
     static func stop(_ process: Process) {

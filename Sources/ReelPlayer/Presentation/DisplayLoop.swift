@@ -255,6 +255,8 @@ struct DisplayLoop {
         session.videoFrames.take(ifSerial: serial)
         let decoded = item.decoded ?? frame
         var frame = frame
+        // Gifts under the subtitles, which stay readable over them.
+        if let overlays = session.overlays, let drawn = overlays.draw(over: frame, at: pts - session.startTime) { frame = drawn }
         if let subtitles = session.subtitles {
             let look = subtitles.look(control.read { $0.subtitleSettings })
             undrawn = (frame, pts)

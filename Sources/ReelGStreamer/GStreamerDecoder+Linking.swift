@@ -90,8 +90,8 @@ extension GStreamerDecoder {
         }
         // The open waits on the bus: a word there wakes it at once to see the sink linked
         // (it looked again only every 20 ms).
-        if let linkedBus, let word = gst_structure_new_empty("reel-linked") {
-            gst_bus_post(linkedBus, gst_message_new_application(reel_gst_object(pipeline), word))
+        if let linkedBus, let word = gst_structure_new_empty("reel-linked"), let message = gst_message_new_application(reel_gst_object(pipeline), word) {
+            gst_bus_post(linkedBus, message)
         }
     }
 

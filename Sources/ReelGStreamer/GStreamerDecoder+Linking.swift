@@ -81,11 +81,17 @@ extension GStreamerDecoder {
             return gst_stream_get_stream_id(stream).map { String(cString: $0) }
         } ?? nil
         let type: MediaType? = kind.hasPrefix("video/") ? .video : kind.hasPrefix("audio/") ? .audio : nil
-        lock.withLock {
-            guard isCurrent(source) else { return }
+        let linkedBus = lock.withLock { () -> UnsafeMutablePointer<GstBus>? in
+            guard isCurrent(source) else { return nil }
             if let type, playingIDs[type] == nil { playingIDs[type] = streamID }
-            guard output != nil else { return }
+            guard output != nil else { return nil }
             if isVideo { videoSink = sink } else { audioSink = sink }
+            return bus
+        }
+        // The open waits on the bus: a word there wakes it at once to see the sink linked
+        // (it looked again only every 20 ms).
+        if let linkedBus, let word = gst_structure_new_empty("reel-linked"), let message = gst_message_new_application(reel_gst_object(pipeline), word) {
+            gst_bus_post(linkedBus, message)
         }
     }
 

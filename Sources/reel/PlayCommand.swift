@@ -163,6 +163,10 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Be an MPRIS player on the session D-Bus when there is one, so that media keys and playerctl drive Reel.")
     var mpris = true
 
+    @Option(help: ArgumentHelp("Draw a VAP animation (a gift) over the picture from SECONDS into the input (at once without): pos is center, top, bottom, X:Y:W:H in video pixels or X:Y:W:Hw in window pixels; scale up to 1; z orders animations; loops 0 plays until the end; sTxtN and sImgN fill its fusion sources. May be repeated.",
+                               valueName: "PATH[@SECONDS][,pos=…][,scale=…][,z=…][,loops=…][,sTxt1=…][,sImg1=…]"))
+    var overlay: [String] = []
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -191,6 +195,13 @@ struct PlayCommand: AsyncParsableCommand {
             throw ValidationError("--ab-loop-b must be after --ab-loop-a (got \(abLoopA) and \(abLoopB))")
         }
         if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
+        for text in overlay {
+            do {
+                _ = try OverlayRequest(parsing: text)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
         guard volumeGain.isFinite, abs(volumeGain) <= 60 else { throw ValidationError("--volume-gain takes decibels from -60 to 60 (got \(volumeGain))") }
         if let audioFilters {
             do {
@@ -310,6 +321,15 @@ struct PlayCommand: AsyncParsableCommand {
             throw fail("tap: \(error)")
         }
 
+        for text in overlay {
+            do {
+                let request = try OverlayRequest(parsing: text)
+                let animation = try VAPOverlayAnimation(path: request.path, content: VAPFusionContent(texts: request.texts, imageFiles: request.images))
+                player.overlays.start(animation, placement: request.placement, z: request.z, loops: request.loops, at: request.start)
+            } catch {
+                throw fail("--overlay '\(text)': \(error)")
+            }
+        }
         if let record = liveOptions.record {
             do {
                 try player.startRecording(to: record, segmentSeconds: liveOptions.recordSegment)

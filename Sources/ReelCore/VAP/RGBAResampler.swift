@@ -1,9 +1,9 @@
 /// Bilinear resizing of RGBA pictures (premultiplied, so that colour does not bleed from
 /// transparent pixels), for fusion sources fitted once to an object's frame.
-enum RGBAResampler {
+package enum RGBAResampler {
     /// `source` scaled to `width`×`height`: stretched, or with `cropToFill` scaled to
     /// cover the size keeping its aspect ratio and centred, the overflow cut off.
-    static func fit(_ source: PixelBuffer, width: Int, height: Int, cropToFill: Bool) throws -> PixelBuffer {
+    package static func fit(_ source: PixelBuffer, width: Int, height: Int, cropToFill: Bool) throws -> PixelBuffer {
         let output = try PixelBuffer(format: .rgba, width: width, height: height)
         // The part of the source that is shown, in source pixels.
         var visibleWidth = Double(source.width), visibleHeight = Double(source.height)

@@ -13,6 +13,8 @@ public final class Player: @unchecked Sendable {
     public let events: AsyncStream<PlayerEvent>
     /// Every presented frame, for other consumers (`FrameTap/subscribe(format:bufferLimit:)`).
     public let frameTap: FrameTap
+    /// Animations drawn over the picture (gifts over a stream), on this player's time.
+    public let overlays = PlayerOverlays()
 
     let continuation: AsyncStream<PlayerEvent>.Continuation
     let makeVideoOutput: @Sendable () -> (any VideoOutput)?
@@ -72,9 +74,12 @@ public final class Player: @unchecked Sendable {
         self.clock = clock
         self.openEngine = openEngine
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        overlays.position = { [weak self] in self?.currentTime }
+        overlays.emit = { [continuation] event in continuation.yield(event) }
     }
 
     deinit {
+        overlays.stopAll()
         session?.stop(closingVideoOutput: false)
         if let heldVideoOutput { displayThread.close(heldVideoOutput) }
         displayThread.end()

@@ -56,6 +56,10 @@ public enum PlayerEvent: Sendable {
     /// The window asked to quit (q, Escape, its close button; `Q` to save the position to
     /// resume from, ``Player/resumePoint``); the player stops right after.
     case quitAsked(savingPosition: Bool)
+    /// An animation over the picture (``Player/overlays``) was started.
+    case overlayStarted(id: Int)
+    /// An animation over the picture played its loops, or was stopped.
+    case overlayFinished(id: Int)
 }
 
 /// Why a track cannot be selected.

@@ -255,6 +255,14 @@ struct DisplayLoop {
         session.videoFrames.take(ifSerial: serial)
         let decoded = item.decoded ?? frame
         var frame = frame
+        // What taps get unless told to take the frames as shown: the decoded picture, with
+        // the gifts over it when it is the one shown (not turned).
+        var tapped = decoded
+        // Gifts under the subtitles, which stay readable over them.
+        if let overlays = session.overlays, let drawn = overlays.draw(over: frame, at: pts - session.startTime) {
+            frame = drawn
+            if item.decoded == nil { tapped = drawn }
+        }
         if let subtitles = session.subtitles {
             let look = subtitles.look(control.read { $0.subtitleSettings })
             undrawn = (frame, pts)
@@ -269,7 +277,7 @@ struct DisplayLoop {
             control.update { $0.latencyMeter?.add(code: code, at: clock) }
         }
         if !output.feedsFrameTap {
-            session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : decoded, waiting: session.configuration.untimed)
+            session.frameTap?.deliver(session.configuration.tapsOrientedFrames ? frame : tapped, waiting: session.configuration.untimed)
         }
         lastShown = (pts, item.duration)
         let shownAt = session.clock.now

@@ -14,6 +14,8 @@ final class PlaybackSession: @unchecked Sendable {
         var tap: FrameTap?
         /// The thread on which the video output is used, shared by a player's sessions.
         let displayThread: DisplayThread
+        /// The player's animations over the picture, drawn by the display.
+        var overlays: PlayerOverlays?
     }
 
     /// What a session tells its player, from any of its threads.
@@ -51,6 +53,8 @@ final class PlaybackSession: @unchecked Sendable {
     let engine: any PlaybackEngine
     /// The input's subtitle tracks and files, and the one shown; nil without any, or without video.
     let subtitles: SubtitleLayer?
+    /// The player's animations over the picture; nil without video.
+    let overlays: PlayerOverlays?
     /// Maps HDR frames to SDR (decode thread); nil when the configuration says not to.
     private let toneMapper: ToneMapper?
     /// Deinterlaces frames (the thread that delivers them); nil when told never to.
@@ -100,6 +104,7 @@ final class PlaybackSession: @unchecked Sendable {
                                 request: configuration.subtitleTrack, startTime: startTime, options: configuration.input)
         control.subtitleSettings = SubtitleSettings(delay: configuration.subtitleDelay, scale: configuration.subtitleScale)
         frameTap = outputs.tap
+        overlays = videoStream == nil ? nil : outputs.overlays
         audioOutput = audioStream == nil ? nil : outputs.audio
         let requested = configuration.clockMaster
         master = configuration.untimed ? .video

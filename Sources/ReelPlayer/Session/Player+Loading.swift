@@ -48,7 +48,7 @@ extension Player {
         if let engine { configuration.engine = .only(engine) }
         let openedAt = clock.now
         let outputs = PlaybackSession.Outputs(video: videoOutput ?? makeVideoOutput(), audio: makeAudioOutput(), tap: frameTap,
-                                              displayThread: displayThread)
+                                              displayThread: displayThread, overlays: overlays)
         let callbacks = PlaybackSession.Callbacks(
             emit: { [weak self] event in self?.handle(event, generation: generation) },
             onEnd: { [weak self] in self?.sessionFailed(generation: generation) },

@@ -22,9 +22,16 @@ final class RecordingOutput: VideoOutput, @unchecked Sendable {
     /// How long each present takes, on the test's clock (a slow window).
     var presentDuration = 0.0
 
+    /// The frames presented themselves (gifts drawn over them, for one).
+    var frames: [VideoFrame] { lock.withLock { presentedFrames } }
+    private var presentedFrames: [VideoFrame] = []
+
     func present(_ frame: VideoFrame) {
         let entry = (frame.presentationTime?.seconds ?? .nan, clock.now, audioTime())
-        lock.withLock { presented.append(entry) }
+        lock.withLock {
+            presented.append(entry)
+            presentedFrames.append(frame)
+        }
         if presentDuration > 0 { clock.advance(by: presentDuration) }
     }
 

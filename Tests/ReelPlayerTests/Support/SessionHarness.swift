@@ -24,7 +24,8 @@ final class SessionHarness {
     var deviceStall: ClosedRange<Double>?
 
     init(configuration: Player.Configuration = Player.Configuration(), fps: Double = 25, gop: Int = 25, duration: Double = 4,
-         audio hasAudio: Bool = true, live: Bool = false, tap: FrameTap? = nil, configureEngine: (ScriptedEngine) -> Void = { _ in }) throws {
+         audio hasAudio: Bool = true, live: Bool = false, tap: FrameTap? = nil, overlays: PlayerOverlays? = nil,
+         configureEngine: (ScriptedEngine) -> Void = { _ in }) throws {
         clock = ManualPlaybackClock(at: 100)
         engine = ScriptedEngine(clock: clock, fps: fps, gop: gop, duration: duration, audio: hasAudio)
         configureEngine(engine)
@@ -34,7 +35,7 @@ final class SessionHarness {
         if live { configuration.live = .on }
         let events = events
         let callbacks = PlaybackSession.Callbacks(emit: { events.add($0) }, onBuffering: { events.addBuffering($0) })
-        let outputs = PlaybackSession.Outputs(video: video, audio: audio, tap: tap, displayThread: Self.displayThread)
+        let outputs = PlaybackSession.Outputs(video: video, audio: audio, tap: tap, displayThread: Self.displayThread, overlays: overlays)
         session = try PlaybackSession(url: live ? "rtsp://camera/stream" : "clip.mp4", engine: engine, configuration: configuration,
                                       outputs: outputs, callbacks: callbacks, clock: clock)
         engine.start(into: session, serial: 0) { _, _ in }

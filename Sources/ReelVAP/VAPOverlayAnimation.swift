@@ -1,0 +1,103 @@
+import Foundation
+import ReelCore
+import ReelPlayer
+
+/// A VAP animation drawn over a player's picture (``ReelPlayer/Player/overlays``, `reel play
+/// --overlay`): rendered as `reel vap render` renders it (premultiplied, fused with its
+/// content), scaled to where it is placed, a few frames ahead of the one shown, on a thread
+/// of its own that ends with ``close()``.
+public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let framesPerSecond: Double
+    public let frameCount: Int
+
+    /// Frames made ahead, counting the one wanted first.
+    static let ahead = 6
+
+    private let condition = NSCondition()
+    /// The frames wanted next and their size; nil until the display asks.
+    private var wanted: (from: Int, width: Int, height: Int)?
+    private var made: [Int: PixelBuffer] = [:]
+    private var closed = false
+
+    /// Renders `path` (fused with `content`) for drawing over a picture.
+    public init(path: String, content: VAPFusionContent = VAPFusionContent()) throws {
+        let renderer = try VAPRenderer(path: path, content: content)
+        width = renderer.layout.outputWidth
+        height = renderer.layout.outputHeight
+        frameCount = max(renderer.decoder.frameCount, 1)
+        framesPerSecond = VAPFrameRate.choose(requested: nil, config: renderer.decoder.file.config?.info.framesPerSecond,
+                                              samples: renderer.decoder.file.sampleFrameRate)
+        let owned = RendererBox(renderer)
+        let thread = Thread { [self] in run(owned.renderer) }
+        thread.name = "reel.overlay"
+        thread.start()
+    }
+
+    public func frame(_ index: Int, width: Int, height: Int) -> PixelBuffer? {
+        condition.withLock { wanted?.width == width && wanted?.height == height ? made[index] : nil }
+    }
+
+    public func prefetch(from index: Int, width: Int, height: Int) {
+        condition.withLock {
+            if wanted?.width != width || wanted?.height != height { made.removeAll() }
+            wanted = (index, width, height)
+            let kept = Set((0..<Self.ahead).map { (index + $0) % frameCount })
+            made = made.filter { kept.contains($0.key) }
+            condition.signal()
+        }
+    }
+
+    public func close() {
+        condition.withLock {
+            closed = true
+            condition.signal()
+        }
+    }
+
+    /// The first frame wanted and not made, with the size wanted; nil when every wanted one is made.
+    private func nextWanted() -> (index: Int, width: Int, height: Int)? {
+        guard let wanted else { return nil }
+        return (0..<Self.ahead).lazy.map { (wanted.from + $0) % self.frameCount }.first { self.made[$0] == nil }
+            .map { ($0, wanted.width, wanted.height) }
+    }
+
+    private func run(_ renderer: VAPRenderer) {
+        var next = 0
+        while true {
+            condition.lock()
+            while !closed && nextWanted() == nil { condition.wait() }
+            guard !closed, let target = nextWanted() else {
+                condition.unlock()
+                return
+            }
+            condition.unlock()
+            do {
+                if target.index != next { try renderer.seek(toFrame: target.index) }
+                guard let (index, picture) = try renderer.nextFrame() else {
+                    // Past the last frame: a loop starts again.
+                    try renderer.seek(toFrame: 0)
+                    next = 0
+                    continue
+                }
+                next = index + 1
+                let sized = picture.width == target.width && picture.height == target.height ? picture
+                    : try RGBAResampler.fit(picture, width: target.width, height: target.height, cropToFill: false)
+                condition.withLock {
+                    if wanted?.width == target.width && wanted?.height == target.height { made[index] = sized }
+                }
+            } catch {
+                // A file that fails mid-way stops adding frames; the last one shown stays.
+                condition.withLock { closed = true }
+                return
+            }
+        }
+    }
+}
+
+/// The renderer, handed to the thread that alone uses it.
+private final class RendererBox: @unchecked Sendable {
+    let renderer: VAPRenderer
+    init(_ renderer: VAPRenderer) { self.renderer = renderer }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Reel
+import Testing
+
+/// A VAP gift drawn over a playing video (`reel play --overlay`), judged against ffmpeg:
+/// the gift rendered by ffmpeg's own chain (the colour region, the alpha region's luma
+/// scaled and `alphamerge`d: VAP colour is premultiplied), scaled bilinearly to where it is
+/// placed and laid over the video by its `overlay` filter (`alpha=premultiplied`), with
+/// libswscale's point conversions, which Reel's equal.
+@Suite struct VAPOverlayTests {
+    /// Reads raw I420 frames of `width` × `height` from `path` (any file ffmpeg reads).
+    static func rawFrames(_ path: String, width: Int, height: Int, in directory: URL, name: String) throws -> [[UInt8]] {
+        let raw = directory.appendingPathComponent("\(name).yuv").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
+        guard made.status == 0 else { throw TestSetupError("ffmpeg: \(made.stderr)") }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let frameBytes = width * height * 3 / 2
+        return stride(from: 0, to: bytes.count - frameBytes + 1, by: frameBytes).map { Array(bytes[$0..<($0 + frameBytes)]) }
+    }
+
+    @Test(.timeLimit(.minutes(3))) func aGiftOverAVideoIsFFmpegsOverlayOfTheGift() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (width, height) = (640, 360)
+        let clip = try Fixtures.made("overlay-base-640x360-25-4s.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=4", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"])
+        let gift = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4").path
+        let layout = try VAPRenderer(path: gift).layout
+        // Fitted in the middle of the picture, its shape kept.
+        let fit = min(Double(width) / Double(layout.outputWidth), Double(height) / Double(layout.outputHeight))
+        let giftWidth = Int((Double(layout.outputWidth) * fit).rounded()), giftHeight = Int((Double(layout.outputHeight) * fit).rounded())
+        let x = (width - giftWidth) / 2, y = (height - giftHeight) / 2
+
+        let tap = directory.appendingPathComponent("tap.y4m").path
+        let played = try reel("play", "--headless", "--untimed", "--no-audio", "--overlay", "\(gift)@0.5", "--tap", "y4m:\(tap)", clip, timeout: 120)
+        #expect(played.status == 0, "\(played.stderr)")
+
+        let c = layout.rgbFrame, a = layout.alphaFrame
+        let graph = "sws_flags=point+accurate_rnd+full_chroma_int+bitexact;"
+            + "[1:v]split[c][a];[c]crop=\(c.width):\(c.height):\(c.x):\(c.y):exact=1,format=rgba[rgb];"
+            + "[a]format=gray,crop=\(a.width):\(a.height):\(a.x):\(a.y),scale=\(c.width):\(c.height):flags=bilinear[alpha];"
+            + "[rgb][alpha]alphamerge,scale=\(giftWidth):\(giftHeight):flags=bilinear,format=rgba[gift];"
+            + "[0:v]format=bgra[base];[base][gift]overlay=x=\(x):y=\(y):format=rgb:alpha=premultiplied:eof_action=pass,format=yuv420p"
+        let reference = directory.appendingPathComponent("reference.y4m").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", clip, "-itsoffset", "0.5", "-i", gift,
+                                                "-filter_complex", graph, "-f", "yuv4mpegpipe", reference], timeout: 120)
+        try #require(made.status == 0, "\(made.stderr)")
+
+        let ours = try Self.rawFrames(tap, width: width, height: height, in: directory, name: "ours")
+        let theirs = try Self.rawFrames(reference, width: width, height: height, in: directory, name: "theirs")
+        #expect(ours.count == 100 && theirs.count == 100, "\(ours.count) frames tapped, \(theirs.count) from ffmpeg")
+        var worst = Double.infinity, giftFrames = 0
+        let plain = try Self.rawFrames(clip, width: width, height: height, in: directory, name: "plain")
+        for (index, (mine, reference)) in zip(ours, theirs).enumerated() {
+            let quality = SubtitleTests.psnr(mine, reference)
+            worst = min(worst, quality)
+            #expect(quality >= 40, "frame \(index): PSNR \(quality) dB against ffmpeg's overlay")
+            if index < plain.count && mine != plain[index] { giftFrames += 1 }
+        }
+        // The gift's 80 frames at 25 a second, from 0.5 s: frames 13 to 92 of the video carry it.
+        #expect(giftFrames >= 75 && giftFrames <= 80, "\(giftFrames) frames differ from the plain video")
+        print(String(format: "gift over video: %d frames with the gift, worst PSNR %.1f dB against ffmpeg's overlay", giftFrames, worst))
+    }
+}

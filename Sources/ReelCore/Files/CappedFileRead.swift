@@ -7,6 +7,10 @@ enum CappedFileRead {
     static func bytes(atPath path: String, limit: Int) -> Data? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: limit + 1)).map { $0 ?? Data() }
+        do {
+            return try handle.read(upToCount: limit + 1) ?? Data()
+        } catch {
+            return nil
+        }
     }
 }

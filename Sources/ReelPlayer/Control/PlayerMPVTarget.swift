@@ -192,16 +192,19 @@ public final class PlayerMPVTarget: MPVControlTarget, @unchecked Sendable {
         let flags = arguments.dropFirst().compactMap(\.string).flatMap { $0.split(separator: "+").map(String.init) }
         let known: Set = ["relative", "absolute", "absolute-percent", "relative-percent", "exact", "keyframes"]
         guard flags.allSatisfy(known.contains) else { throw .invalidParameter }
-        guard let now = player.currentTime else { throw .commandFailed }
-        let duration = player.duration
+        // Only a relative seek needs the position (none is known until a first frame shows).
+        func now() throws(MPVError) -> Double {
+            guard let now = player.currentTime else { throw .commandFailed }
+            return now
+        }
         let target: Double
         if flags.contains("absolute") {
             target = amount
         } else if flags.contains("absolute-percent") || flags.contains("relative-percent") {
-            guard let duration else { throw .commandFailed }
-            target = (flags.contains("relative-percent") ? now : 0) + duration * amount / 100
+            guard let duration = player.duration else { throw .commandFailed }
+            target = (flags.contains("relative-percent") ? try now() : 0) + duration * amount / 100
         } else {
-            target = now + amount
+            target = try now() + amount
         }
         // mpv's hr-seek=default: exact to an absolute place, to a keyframe for a step.
         let exact = flags.contains("exact") || (!flags.contains("keyframes") && (flags.contains("absolute") || flags.contains("absolute-percent")))

@@ -35,8 +35,17 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
         thread.start()
     }
 
-    public func frame(_ index: Int, width: Int, height: Int) -> PixelBuffer? {
-        condition.withLock { wanted?.width == width && wanted?.height == height ? made[index] : nil }
+    /// How long `waiting` waits for a frame at most.
+    static let frameWait = 2.0
+
+    public func frame(_ index: Int, width: Int, height: Int, waiting: Bool) -> PixelBuffer? {
+        condition.withLock {
+            let deadline = Date(timeIntervalSinceNow: waiting ? Self.frameWait : 0)
+            while waiting, !closed, wanted?.width == width, wanted?.height == height, made[index] == nil, Date() < deadline {
+                _ = condition.wait(until: deadline)
+            }
+            return wanted?.width == width && wanted?.height == height ? made[index] : nil
+        }
     }
 
     public func prefetch(from index: Int, width: Int, height: Int) {
@@ -45,14 +54,14 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
             wanted = (index, width, height)
             let kept = Set((0..<Self.ahead).map { (index + $0) % frameCount })
             made = made.filter { kept.contains($0.key) }
-            condition.signal()
+            condition.broadcast()
         }
     }
 
     public func close() {
         condition.withLock {
             closed = true
-            condition.signal()
+            condition.broadcast()
         }
     }
 
@@ -86,6 +95,7 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
                     : try RGBAResampler.fit(picture, width: target.width, height: target.height, cropToFill: false)
                 condition.withLock {
                     if wanted?.width == target.width && wanted?.height == target.height { made[index] = sized }
+                    condition.broadcast()
                 }
             } catch {
                 // A file that fails mid-way stops adding frames; the last one shown stays.

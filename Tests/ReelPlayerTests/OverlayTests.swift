@@ -15,7 +15,7 @@ final class SquareAnimation: OverlayAnimation, @unchecked Sendable {
 
     static func red(ofFrame index: Int) -> UInt8 { UInt8(40 * index + 20) }
 
-    func frame(_ index: Int, width: Int, height: Int) -> PixelBuffer? {
+    func frame(_ index: Int, width: Int, height: Int, waiting: Bool) -> PixelBuffer? {
         guard let picture = try? PixelBuffer(format: .rgba, width: width, height: height) else { return nil }
         for row in 0..<height {
             for column in 0..<width {
@@ -45,19 +45,28 @@ final class SquareAnimation: OverlayAnimation, @unchecked Sendable {
         harness.play()
         harness.run(for: 2.5)
         var carried = 0
+        var lumaByIndex: [Int: Set<UInt8>] = [:]
+        let plain = try harness.video.frames.first.map { try PixelBuffer(wrapping: $0).planes[0].row(8)[16] } ?? 0
         for frame in harness.video.frames {
             let pts = try #require(frame.presentationTime?.seconds)
             let due = pts >= 1.0 - 1e-9 && pts < 1.4 - 1e-9
-            #expect((frame.pixelFormat == .bgra) == due, "frame at \(pts) s")
-            guard due, frame.pixelFormat == .bgra else { continue }
-            carried += 1
-            let plane = frame.planes[0]
-            let inside = plane.baseAddress + 8 * plane.bytesPerRow + 4 * 16, outside = plane.baseAddress + 8 * plane.bytesPerRow + 4 * 15
-            let index = Int(((pts - 1.0) * 25 + 1e-6).rounded(.down)) % 5
-            // BGRA: the square's red lands in byte 2.
-            #expect(inside.load(fromByteOffset: 2, as: UInt8.self) == SquareAnimation.red(ofFrame: index), "frame at \(pts) s")
-            #expect(inside.load(fromByteOffset: 1, as: UInt8.self) == 200 && outside.load(fromByteOffset: 1, as: UInt8.self) != 200)
+            #expect(frame.pixelFormat == .yuv420p, "drawn back into the picture's own layout")
+            let picture = try PixelBuffer(wrapping: frame)
+            let inside = picture.planes[0].row(8)[16], outside = picture.planes[0].row(8)[15]
+            if due {
+                carried += 1
+                lumaByIndex[Int(((pts - 1.0) * 25 + 1e-6).rounded(.down)) % 5, default: []].insert(inside)
+            } else {
+                #expect(inside == plain, "frame at \(pts) s carries no square")
+            }
+            #expect(outside == plain, "frame at \(pts) s: the square stays in its place")
         }
+        // Each frame of the square in both loops alike, its red (and so its luma) rising
+        // from frame to frame.
+        let lumas = (0..<5).map { lumaByIndex[$0] ?? [] }
+        #expect(lumas.allSatisfy { $0.count == 1 }, "\(lumas)")
+        let levels = lumas.compactMap(\.first)
+        #expect(levels.count == 5 && zip(levels, levels.dropFirst()).allSatisfy { $0 < $1 } && levels[0] != plain, "\(levels)")
         #expect(carried == 10)
         #expect(square.closed)
         let told = events.all.compactMap { event -> String? in

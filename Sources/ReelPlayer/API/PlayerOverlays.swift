@@ -64,11 +64,13 @@ public final class PlayerOverlays: @unchecked Sendable {
     /// The animations playing, in drawing order.
     public var ids: [Int] { lock.withLock { schedule.entries.map(\.id) } }
 
-    /// `frame` with the animations due at `position` drawn over it (a new BGRA frame), or
-    /// nil when none shows (or the frame's layout is one Reel does not convert itself).
-    /// `pictureInWindow`: where the picture lies in the window, for window placements.
-    /// Display thread.
-    func draw(over frame: VideoFrame, at position: Double, pictureInWindow: PixelRect? = nil) -> VideoFrame? {
+    /// `frame` with the animations due at `position` drawn over it (a new frame of the same
+    /// layout, matrix and range: drawn in BGRA and converted back exactly, so that taps and
+    /// encoders get what they would get without the gift), or nil when none shows (or the
+    /// frame's layout is one Reel does not convert itself).
+    /// `waiting`: each animation's frame is waited for (untimed playback). `pictureInWindow`:
+    /// where the picture lies in the window, for window placements. Display thread.
+    func draw(over frame: VideoFrame, at position: Double, waiting: Bool = false, pictureInWindow: PixelRect? = nil) -> VideoFrame? {
         let (due, ended) = lock.withLock { () -> ([(id: Int, frame: Int, playing: Playing)], [(Int, any OverlayAnimation)]) in
             let ended = schedule.removeEnded(at: position).compactMap { entry in playing.removeValue(forKey: entry.id).map { (entry.id, $0.animation) } }
             let due = schedule.frames(at: position).compactMap { item in playing[item.id].map { (item.id, item.frame, $0) } }
@@ -84,12 +86,15 @@ public final class PlayerOverlays: @unchecked Sendable {
             guard let rect = item.playing.placement.rect(animation: (animation.width, animation.height), picture: (frame.width, frame.height),
                                                          pictureInWindow: pictureInWindow) else { continue }
             animation.prefetch(from: item.frame, width: rect.width, height: rect.height)
-            let made = animation.frame(item.frame, width: rect.width, height: rect.height)
+            let made = animation.frame(item.frame, width: rect.width, height: rect.height, waiting: waiting)
             guard let picture = made ?? item.playing.shown, picture.width == rect.width, picture.height == rect.height else { continue }
             if let made { lock.withLock { playing[item.id]?.shown = made } }
             PremultipliedBlend.blend(picture, onto: base, x: rect.x, y: rect.y)
         }
-        var drawn = base.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe)
+        guard let back = try? PixelBuffer(format: source.format, width: source.width, height: source.height, matrix: source.matrix, range: source.range),
+              (try? base.convert(into: back)) != nil else { return nil }
+        var drawn = back.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe)
+        drawn.color = frame.color
         drawn.sampleAspectRatio = frame.sampleAspectRatio
         drawn.orientation = frame.orientation
         return drawn

@@ -259,7 +259,8 @@ struct DisplayLoop {
         // the gifts over it when it is the one shown (not turned).
         var tapped = decoded
         // Gifts under the subtitles, which stay readable over them.
-        if let overlays = session.overlays, let drawn = overlays.draw(over: frame, at: pts - session.startTime) {
+        if let overlays = session.overlays,
+           let drawn = overlays.draw(over: frame, at: pts - session.startTime, waiting: session.configuration.untimed) {
             frame = drawn
             if item.decoded == nil { tapped = drawn }
         }

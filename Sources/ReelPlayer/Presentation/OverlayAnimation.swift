@@ -14,8 +14,9 @@ public protocol OverlayAnimation: AnyObject, Sendable {
     /// Its frames in one loop.
     var frameCount: Int { get }
     /// Frame `index` at `width` × `height` (premultiplied RGBA), if made already; nil while
-    /// it is not (the frame shown before stays).
-    func frame(_ index: Int, width: Int, height: Int) -> PixelBuffer?
+    /// it is not (the frame shown before stays). `waiting` (untimed playback, where every
+    /// picture must carry its frame) waits for it to be made, a moment at most.
+    func frame(_ index: Int, width: Int, height: Int, waiting: Bool) -> PixelBuffer?
     /// The frames from `index` on, at `width` × `height`, are the ones wanted next.
     func prefetch(from index: Int, width: Int, height: Int)
     /// No more frames are wanted: its thread ends.

@@ -36,7 +36,7 @@ import Testing
         #expect(played.status == 0, "\(played.stderr)")
 
         let c = layout.rgbFrame, a = layout.alphaFrame
-        let graph = "sws_flags=point+accurate_rnd+full_chroma_int+bitexact;"
+        let graph = "sws_flags=neighbor+accurate_rnd+full_chroma_int+bitexact;"
             + "[1:v]split[c][a];[c]crop=\(c.width):\(c.height):\(c.x):\(c.y):exact=1,format=rgba[rgb];"
             + "[a]format=gray,crop=\(a.width):\(a.height):\(a.x):\(a.y),scale=\(c.width):\(c.height):flags=bilinear[alpha];"
             + "[rgb][alpha]alphamerge,scale=\(giftWidth):\(giftHeight):flags=bilinear,format=rgba[gift];"

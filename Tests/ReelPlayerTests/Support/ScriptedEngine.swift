@@ -185,6 +185,9 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     /// A 64×36 grey picture at `time` lasting a frame.
     static func picture(at time: Double, fps: Double) -> VideoFrame {
         let storage = HeapStorage(byteCount: 64 * 36 * 3 / 2)
+        // Grey in limited range (Y, U and V 128): legal, so that a picture drawn into (a
+        // gift) and converted back keeps its other pixels.
+        storage.bytes.initializeMemory(as: UInt8.self, repeating: 128)
         let base = UnsafeRawPointer(storage.bytes.baseAddress!)
         let planes = [PlaneView(baseAddress: base, bytesPerRow: 64, rowByteCount: 64, rowCount: 36),
                       PlaneView(baseAddress: base + 64 * 36, bytesPerRow: 32, rowByteCount: 32, rowCount: 18),

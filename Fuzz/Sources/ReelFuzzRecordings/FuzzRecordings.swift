@@ -4,7 +4,7 @@ import ReelCore
 /// libFuzzer's entry for what the camera wall and its recordings read: the first byte
 /// picks the reader, the rest is its input.
 /// - 0: a wall file (`--wall-file`): 1 to 64 cameras, each with a stream and a name of its
-///   own, and URLs with credentials that still parse.
+///   own, and URLs that still parse once the credentials are in.
 /// - 1: a camera's recording index: entries with a plain file name, ordered times and
 ///   keyframes, whose lines read back as the same entries (to the millisecond); then an
 ///   export plan over them, whose pieces run forward.
@@ -32,9 +32,12 @@ private func checkWallFile(_ data: Data) {
     if Set(cameras.map(\.name)).count != cameras.count || cameras.contains(where: { $0.name.isEmpty || $0.main.isEmpty }) {
         fatalError("names not unique or empty: \(cameras.map(\.name))")
     }
-    for camera in cameras where camera.username != nil && URLComponents(string: camera.main)?.host != nil {
-        if URLComponents(string: camera.gridURL) == nil || URLComponents(string: camera.mainURL) == nil {
-            fatalError("credentials made a URL that does not parse: \(camera.gridURL.debugDescription)")
+    // A URL that parsed before its credentials went in parses after.
+    for camera in cameras where camera.username != nil {
+        for url in [camera.main, camera.sub].compactMap({ $0 }) where URLComponents(string: url)?.host != nil {
+            if URLComponents(string: camera.authenticated(url)) == nil {
+                fatalError("credentials made \(url.debugDescription) a URL that does not parse: \(camera.authenticated(url).debugDescription)")
+            }
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import ReelPlayer
 
-/// A VAP animation drawn over a player's picture (``ReelPlayer/Player/overlays``, `reel play
+/// A VAP animation drawn over a player's picture (`Player.overlays`, `reel play
 /// --overlay`): rendered as `reel vap render` renders it (premultiplied, fused with its
 /// content), scaled to where it is placed, a few frames ahead of the one shown, on a thread
 /// of its own that ends with ``close()``.

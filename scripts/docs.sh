@@ -11,7 +11,9 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 out=${1:-.build/docs}
 graphs=.build/symbol-graphs
-bash scripts/build-tests.sh >&2
+# scripts/test.sh, which builds first, runs this beside the tests: no second build there
+# to take .build's lock from them.
+[ -n "${REEL_DOCS_SKIP_BUILD:-}" ] || bash scripts/build-tests.sh >&2
 mkdir -p "$out"
 parts="ReelPlayer ReelRTP ReelEncoding ReelVAP ReelPanorama"
 for target in ReelCore Reel ReelSDL; do

@@ -2,7 +2,7 @@
 # Runs the whole suite N times (default 5), each run beside two processes that keep both
 # cores busy, and prints every test that failed at least once with its count.
 #   bash scripts/flake-hunt.sh 5
-# Builds once as scripts/test.sh does; each run's output is kept in .cache/flake-hunt/.
+# Builds once as scripts/test.sh does (the fuzzers in the first run, as there); each run's output is kept in .cache/flake-hunt/.
 # Exits non-zero when any run failed. Not part of the default run: it takes N suite runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,6 @@ rm -f "$logs"/run-*.log
 
 bash scripts/setup.sh
 bash scripts/build-tests.sh
-bash scripts/fuzz.sh
 
 load=()
 # A load process that is already gone must not end the hunt under set -e.

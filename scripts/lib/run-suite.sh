@@ -6,13 +6,17 @@
 # threads they need for their events), then three lines of work side by side:
 # - the real-time suites that measure timing or load every core (PlaybackTests), one after
 #   another: the run's longest path;
-# - at a lower priority (nice 5), all the parallel suites, then the real-time suites that
-#   mostly wait (LightPlaybackTests: windows, commands), one after another;
+# - at a lower priority (nice 5), the libFuzzer targets' build (scripts/fuzz.sh; a second
+#   when they are built already), all the parallel suites (FuzzTests runs those targets),
+#   then the real-time suites that mostly wait (LightPlaybackTests: windows, commands), one
+#   after another;
 # - at nice 5 from the start, the suites against real servers that go away and come back
 #   (ServerPlaybackTests), one after another: they wait on the servers, not on the cores.
 # In one process all of them shared Swift's thread pool, a thread per core: parallel tests
 # waiting on ffmpeg held both threads for minutes while the real-time chain could not start.
-# No build runs here, so no process waits for another's lock on .build. The lower priority
+# The one build here is the fuzzers' own package (Fuzz/.build), so no process waits for
+# another's lock on .build; before, it ran ahead of all the tests and added its minute to
+# the run's longest path. The lower priority
 # keeps the first line's timing and its encoders (3 times slower beside the parallel suites
 # at the same priority) undisturbed; the waiting suites use a fraction of a core.
 #   bash scripts/lib/run-suite.sh [swift test arguments]
@@ -64,6 +68,7 @@ status=0
 tests 0 --filter "$units" || status=$?
 (
   status=0
+  nice -n 5 bash scripts/fuzz.sh || status=$?
   tests 5 --skip "$units" --skip "$chain" --skip "$light" --skip "$server" || status=$?
   tests 5 --filter "$light" || status=$?
   exit "$status"

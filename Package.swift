@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "ReelSDL", dependencies: ["ReelCore", "ReelFFmpeg", "ReelText", "CSDL2"]),
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-tag-1.0",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-tag-1.0 gstreamer-sdp-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .target(name: "ReelGStreamer", dependencies: ["ReelCore", "ReelFFmpeg", "CGStreamer"]),
@@ -118,7 +118,7 @@ let package = Package(
                 "Reel", "ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelGStreamer", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram",
             ],
             // The tests' Python servers, run by path.
-            exclude: ["Support/rtsp-server.py", "Support/rtsp-stale-nonce-proxy.py", "Support/rtsp-capture.py"]
+            exclude: ["Support/rtsp-server.py", "Support/rtsp-stale-nonce-proxy.py", "Support/rtsp-capture.py", "Support/webrtc-server.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

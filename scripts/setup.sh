@@ -23,6 +23,7 @@ packages=(
   libsrtp2-dev          # SRTP and SRTCP for the RTP receiver
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad   # the second RTP sender (rtph264pay, rtph265pay)
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-libav   # the second engine (GStreamer's C API, its libav decoders)
+  gstreamer1.0-nice     # ICE for webrtcbin (WebRTC: WHEP and WHIP)
   libglib2.0-dev        # GDBus, for the MPRIS service
   dbus-daemon playerctl # a private session bus, and the MPRIS client desktops use, for the MPRIS tests
   socat python3-venv    # clients written for mpv that drive `reel play --input-ipc-server` (socat, and python-mpv-jsonipc in a venv)
@@ -50,9 +51,12 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 # PyPI packages the tests use as independent clients, in the package's own venv.
+# aiortc is the WebRTC peer (WHEP and WHIP) of the WebRTC tests: a stack of its own, with
+# wheels for every part (no compiler needed).
 venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.cache/python"
-if ! "$venv/bin/python" -c "import python_mpv_jsonipc" 2>/dev/null; then
-  echo "setup: installing python-mpv-jsonipc into $venv" >&2
+if ! "$venv/bin/python" -c "import python_mpv_jsonipc, aiortc, aiohttp" 2>/dev/null; then
+  echo "setup: installing python-mpv-jsonipc, aiortc and aiohttp into $venv" >&2
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check python-mpv-jsonipc==1.5.0
+  "$venv/bin/pip" install -q --disable-pip-version-check --only-binary :all: aiortc==1.16.0 aiohttp==3.14.5
 fi

@@ -8,6 +8,7 @@
 #include <gst/video/video.h>
 #include <gst/audio/audio.h>
 #include <gst/tag/tag.h>
+#include <gst/sdp/sdp.h>
 
 static inline GstClockTime reel_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
 static inline GstClockTime reel_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
@@ -76,5 +77,106 @@ static inline gint reel_gst_audio_info_bpf(const GstAudioInfo *info) { return GS
 
 static inline const char *reel_gst_tag_language_code(void) { return GST_TAG_LANGUAGE_CODE; }
 static inline const char *reel_gst_tag_title(void) { return GST_TAG_TITLE; }
+
+static inline gint reel_g_object_get_enum(gpointer object, const char *name) { gint value = -1; g_object_get(object, name, &value, NULL); return value; }
+
+/// The value of the enum type `type_name` whose nick is `nick`, or -1 when either is not
+/// known (yet: a plug-in's types exist once one of its elements was made). Reel reads
+/// webrtcbin's enums this way rather than from their headers, which only come with a
+/// development package that pulls in OpenCV.
+static inline gint reel_g_enum_value(const char *type_name, const char *nick) {
+    GType type = g_type_from_name(type_name);
+    if (type == 0 || !G_TYPE_IS_ENUM(type)) return -1;
+    GEnumClass *klass = (GEnumClass *)g_type_class_ref(type);
+    GEnumValue *value = g_enum_get_value_by_nick(klass, nick);
+    gint result = value ? value->value : -1;
+    g_type_class_unref(klass);
+    return result;
+}
+
+// webrtcbin, through its signals and properties. GstWebRTCSessionDescription is a boxed
+// type of libgstwebrtc whose layout is fixed since GStreamer 1.14: its SDP type and message.
+typedef struct { gint type; GstSDPMessage *sdp; } reel_webrtc_session_description;
+
+/// The error a promise was answered with (g_free it), or NULL when it holds none.
+static inline gchar *reel_gst_promise_error(GstPromise *promise, GstPromiseResult result) {
+    if (result != GST_PROMISE_RESULT_REPLIED) return g_strdup(result == GST_PROMISE_RESULT_EXPIRED ? "expired" : "interrupted");
+    const GstStructure *reply = gst_promise_get_reply(promise);
+    if (reply == NULL || !gst_structure_has_field(reply, "error")) return NULL;
+    GError *error = NULL;
+    gst_structure_get(reply, "error", G_TYPE_ERROR, &error, NULL);
+    gchar *text = g_strdup(error && error->message ? error->message : "failed");
+    if (error) g_error_free(error);
+    return text;
+}
+
+/// Adds a transceiver for `caps` in `direction` (a GstWebRTCRTPTransceiverDirection),
+/// asking for retransmissions of lost packets (NACK); false when webrtcbin made none.
+static inline gboolean reel_webrtc_add_transceiver(GstElement *webrtc, gint direction, GstCaps *caps) {
+    GObject *transceiver = NULL;
+    g_signal_emit_by_name(webrtc, "add-transceiver", direction, caps, &transceiver);
+    if (transceiver == NULL) return FALSE;
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(transceiver), "do-nack")) g_object_set(transceiver, "do-nack", TRUE, NULL);
+    g_object_unref(transceiver);
+    return TRUE;
+}
+
+/// Makes an offer and sets it as the local description. Returns its SDP text (g_free it),
+/// or NULL with `*error` set (g_free it).
+static inline gchar *reel_webrtc_create_offer(GstElement *webrtc, gchar **error) {
+    GstPromise *promise = gst_promise_new();
+    g_signal_emit_by_name(webrtc, "create-offer", NULL, promise);
+    GstPromiseResult result = gst_promise_wait(promise);
+    *error = reel_gst_promise_error(promise, result);
+    const GValue *value = *error ? NULL : gst_structure_get_value(gst_promise_get_reply(promise), "offer");
+    reel_webrtc_session_description *offer = value ? (reel_webrtc_session_description *)g_value_get_boxed(value) : NULL;
+    if (offer == NULL || offer->sdp == NULL) {
+        if (*error == NULL) *error = g_strdup("webrtcbin made no offer");
+        gst_promise_unref(promise);
+        return NULL;
+    }
+    GstPromise *setting = gst_promise_new();
+    g_signal_emit_by_name(webrtc, "set-local-description", offer, setting);
+    *error = reel_gst_promise_error(setting, gst_promise_wait(setting));
+    gst_promise_unref(setting);
+    gchar *text = *error ? NULL : gst_sdp_message_as_text(offer->sdp);
+    gst_promise_unref(promise);
+    return text;
+}
+
+/// Sets `text` as the remote description of `type_nick` (`answer`, `offer`). Returns NULL,
+/// or the error (g_free it).
+static inline gchar *reel_webrtc_set_remote_description(GstElement *webrtc, const char *type_nick, const char *text) {
+    GType boxed = g_type_from_name("GstWebRTCSessionDescription");
+    gint type = reel_g_enum_value("GstWebRTCSDPType", type_nick);
+    if (boxed == 0 || type < 0) return g_strdup("webrtcbin's types are not registered");
+    GstSDPMessage *sdp = NULL;
+    if (gst_sdp_message_new_from_text(text, &sdp) != GST_SDP_OK || sdp == NULL) return g_strdup("the answer is not SDP GStreamer can read");
+    reel_webrtc_session_description local = { type, sdp };
+    gpointer description = g_boxed_copy(boxed, &local);
+    gst_sdp_message_free(sdp);
+    GstPromise *promise = gst_promise_new();
+    g_signal_emit_by_name(webrtc, "set-remote-description", description, promise);
+    gchar *error = reel_gst_promise_error(promise, gst_promise_wait(promise));
+    gst_promise_unref(promise);
+    g_boxed_free(boxed, description);
+    return error;
+}
+
+/// `on-ice-candidate` of webrtcbin: `callback(webrtc, media_index, candidate, data)` for
+/// each local candidate gathered, on libnice's thread.
+typedef void (*reel_webrtc_ice_candidate_callback)(GstElement *webrtc, guint media_index, gchar *candidate, gpointer data);
+static inline gulong reel_webrtc_connect_ice_candidate(GstElement *webrtc, reel_webrtc_ice_candidate_callback callback, gpointer data) {
+    return g_signal_connect_data(webrtc, "on-ice-candidate", G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
+}
+
+/// `notify::NAME` of any object: `callback(object, pspec, data)` when the property changes.
+typedef void (*reel_g_notify_callback)(GObject *object, GParamSpec *pspec, gpointer data);
+static inline gulong reel_g_connect_notify(gpointer object, const char *property, reel_g_notify_callback callback, gpointer data) {
+    gchar *signal = g_strconcat("notify::", property, NULL);
+    gulong id = g_signal_connect_data(object, signal, G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
+    g_free(signal);
+    return id;
+}
 
 #endif

@@ -96,7 +96,7 @@ extension GStreamerDecoder {
     }
 
     /// Why linking a pad of `source` failed, kept for the open to throw (not a stalled pipeline's).
-    private func noteLinkFailure(_ reason: String, from source: UnsafeMutablePointer<GstElement>) {
+    func noteLinkFailure(_ reason: String, from source: UnsafeMutablePointer<GstElement>) {
         lock.withLock { if isCurrent(source) { linkFailure = reason } }
     }
 

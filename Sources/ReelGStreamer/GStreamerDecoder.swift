@@ -75,6 +75,8 @@ public final class GStreamerDecoder: @unchecked Sendable {
     var branchElements: [UnsafeMutablePointer<GstElement>] = []
     /// How many stalled pipelines the open left for a new one.
     public private(set) var restarts = 0
+    /// A WebRTC session's signalling and local candidates, when the input is one.
+    let webRTC: WebRTCCandidates?
 
     /// Opens `uri` and waits up to `timeout` seconds for its first pictures and sound
     /// (GStreamer's preroll); throws GStreamer's error when it cannot. An adaptive stream's
@@ -133,15 +135,34 @@ public final class GStreamerDecoder: @unchecked Sendable {
         self.readAhead = readAhead
         self.audioStreamID = audioStreamID
         wanted = streams
+        webRTC = nil
         (pipeline, bus, source) = try Self.assemble(uri: uri)
         connectSignals()
         try open(uri: uri, timeout: timeout, forcedRestarts: forcedRestarts)
+    }
+
+    /// Receives a WebRTC session (WHEP) through GStreamer's `webrtcbin`, set up by
+    /// `signalling`, and waits up to `timeout` seconds for its first pictures and sound.
+    /// Its jitter buffer holds packets `latency` ms, for late and retransmitted ones.
+    /// Throws the signalling's own error (the server's refusal) as it is, and GStreamer's
+    /// as a ``GStreamerError``.
+    public init(webRTC signalling: WebRTCSignalling, streams: Streams, timeout: Double = 15, latency: Int = 50) throws {
+        _ = GStreamer.initialised
+        deinterlace = Deinterlacing(.auto, .field)
+        (maximumBitrate, readAhead, audioStreamID) = (nil, nil, nil)
+        wanted = streams
+        webRTC = WebRTCCandidates(signalling: signalling)
+        (pipeline, bus, source) = try Self.assembleWebRTC(streams: streams, latency: latency)
+        connectWebRTCSignals()
+        // A failed open ends the session the server made, if any, in deinit.
+        try openWebRTC(timeout: timeout)
     }
 
     deinit {
         gst_element_set_state(pipeline, GST_STATE_NULL)
         gst_object_unref(UnsafeMutableRawPointer(bus))
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        webRTC?.end()
     }
 
     /// A pipeline of one `uridecodebin3` reading `uri`; its bus; the `uridecodebin3`.

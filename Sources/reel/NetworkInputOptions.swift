@@ -15,15 +15,35 @@ struct NetworkInputOptions: ParsableArguments {
     @Option(help: "The password a server asks for, with --user.")
     var password: String?
 
+    @Flag(help: "Play an http(s) URL as a WHEP endpoint (WebRTC), as whep+https://… or a URL ending in /whep are played.")
+    var whep = false
+
+    @Option(name: .customLong("whep-token"), help: ArgumentHelp("The bearer token a WHEP endpoint asks for.", valueName: "token"))
+    var whepToken: String?
+
+    @Option(name: .customLong("webrtc-latency"), help: ArgumentHelp("WebRTC: how long the jitter buffer holds packets for late and retransmitted ones; every picture waits this long.",
+                                                                    valueName: "seconds"))
+    var webRTCLatency: Double = Player.Configuration().webRTCLatency
+
     func validate() throws {
         if let rtspTransport, !["udp", "tcp"].contains(rtspTransport) { throw ValidationError("--rtsp-transport takes udp or tcp (got \(rtspTransport))") }
         if password != nil && user == nil { throw ValidationError("--password goes with --user") }
+        guard webRTCLatency >= 0, webRTCLatency <= 10 else { throw ValidationError("--webrtc-latency takes seconds from 0 to 10 (got \(webRTCLatency))") }
     }
 
-    /// `url` with the credentials in it, and `options` with the transport.
+    /// `url` with the credentials in it (or named a WHEP endpoint, with --whep), and
+    /// `options` with the transport.
     func apply(to url: String, options: inout DemuxOptions) -> String {
         if let rtspTransport { options.formatOptions["rtsp_transport"] = rtspTransport }
+        let lowered = url.lowercased()
+        if whep, lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return "whep+" + url }
         return Self.url(url, user: user, password: password)
+    }
+
+    /// The WebRTC settings of `configuration`.
+    func apply(to configuration: inout Player.Configuration) {
+        configuration.whepToken = whepToken
+        configuration.webRTCLatency = webRTCLatency
     }
 
     /// `scheme://user:password@host…` from `scheme://host…`, percent-encoded; a URL that

@@ -250,6 +250,7 @@ struct PlayCommand: AsyncParsableCommand {
         configuration.audioTrack = TrackRequest(mpvTrackID: aid, languages: alang)
         subtitles.apply(to: &configuration)
         liveOptions.apply(to: &configuration)
+        network.apply(to: &configuration)
         // Named as given (no password) in the window's title and on stderr.
         let names: [String]
         do {

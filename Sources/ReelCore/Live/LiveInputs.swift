@@ -1,7 +1,7 @@
 /// Which inputs are live: what ``LiveMode/auto`` decides.
 public enum LiveInputs {
     /// Protocols that only carry live media.
-    public static let liveSchemes: Set<String> = ["rtmp", "rtmps", "rtmpt", "rtmpe", "rtsp", "rtsps", "srt", "udp", "rtp", "tcp"]
+    public static let liveSchemes: Set<String> = ["rtmp", "rtmps", "rtmpt", "rtmpe", "rtsp", "rtsps", "srt", "udp", "rtp", "tcp", "whep", "whip"]
     /// Network protocols that carry files and live streams alike: live when the input has
     /// no duration and no size (an endless MPEG-TS over HTTP), or is a playlist without a
     /// duration (HLS without ENDLIST). A file served with its size is not live even when
@@ -9,9 +9,9 @@ public enum LiveInputs {
     public static let networkSchemes: Set<String> = ["http", "https", "hls", "ftp", "rist"]
 
     /// Whether `url` is live by its protocol alone (known before opening it): a live
-    /// scheme, or an SDP file (raw RTP).
+    /// scheme, an SDP file (raw RTP), or a WHEP endpoint (`https://…/whep`).
     public static func isLive(url: String) -> Bool {
-        if schemes(of: url).contains(where: liveSchemes.contains) { return true }
+        if schemes(of: url).contains(where: liveSchemes.contains) || WebRTCEndpoint.isEndpoint(url) { return true }
         return url.lowercased().hasSuffix(".sdp")
     }
 

@@ -56,6 +56,9 @@ public enum EnginePolicy {
     /// master playlist with several variants, the first bytes of its first variant's media
     /// playlist (``firstVariantURL(in:of:)``), which say whether the stream is live.
     public static func decide(_ url: String, head: Data? = nil, firstVariantHead: Data? = nil) -> EngineDecision {
+        if WebRTCEndpoint(url)?.role == .watch {
+            return EngineDecision(.gstreamer, because: "a WHEP endpoint (WebRTC): GStreamer's webrtcbin receives it, which FFmpeg cannot")
+        }
         let path = pathOf(url).lowercased()
         if path.hasSuffix(".sdp") {
             return EngineDecision(.ffmpeg, because: "an SDP: Reel's own RTP receiver, the FFmpeg engine's source for raw RTP")

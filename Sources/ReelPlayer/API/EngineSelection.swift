@@ -100,7 +100,8 @@ enum PlaybackEngines {
         case .gstreamer:
             return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate,
                                        readAhead: configuration.packetQueueSeconds,
-                                       deinterlace: GStreamerDecoder.Deinterlacing(configuration.deinterlace, configuration.deinterlaceMode))
+                                       deinterlace: GStreamerDecoder.Deinterlacing(configuration.deinterlace, configuration.deinterlaceMode),
+                                       webRTC: (configuration.whepToken, configuration.webRTCLatency))
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
             let liveHLS = EnginePolicy.liveHLS(head: heads.manifest, firstVariantHead: heads.firstVariant)

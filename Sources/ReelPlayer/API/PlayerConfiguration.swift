@@ -152,6 +152,13 @@ extension Player {
         /// plays one variant, the one it plays.
         public var maximumVariantHeight: Int?
 
+        /// The bearer token sent to a WHEP endpoint (`whep+https://…`), when it wants one.
+        public var whepToken: String?
+        /// How long a WebRTC input's jitter buffer holds packets (seconds), for late and
+        /// retransmitted ones: a lost packet is recovered only if its retransmission comes
+        /// within it, and every picture waits this long.
+        public var webRTCLatency = 0.05
+
         /// ffplay's defaults, with queues a little deeper.
         public init() {}
     }

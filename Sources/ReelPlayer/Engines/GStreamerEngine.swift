@@ -42,12 +42,16 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Opens `url` (a path or a URI) for the streams wanted, waiting up to `timeout`; an
     /// adaptive stream's variants are kept at or below `maximumBitrate` bits/s when given,
     /// and its segments downloaded at most `readAhead` seconds ahead.
+    /// A WHEP endpoint (``WebRTCEndpoint``) is received through `webrtcbin`, with
+    /// `webRTC`'s bearer token and jitter-buffer latency (seconds).
     init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil, readAhead: Double? = nil,
-         deinterlace: GStreamerDecoder.Deinterlacing = GStreamerDecoder.Deinterlacing(.auto, .field)) throws {
+         deinterlace: GStreamerDecoder.Deinterlacing = GStreamerDecoder.Deinterlacing(.auto, .field),
+         webRTC: (token: String?, latency: Double) = (nil, 0.05)) throws {
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
-        opening = Opening(url: url, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead, deinterlace: deinterlace)
+        opening = Opening(url: url, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead, deinterlace: deinterlace,
+                          webRTC: webRTC)
         decoder = try opening.decoder()
         (info, streamIDs) = Self.describe(decoder, url: url)
     }
@@ -60,9 +64,18 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         let maximumBitrate: Int?
         let readAhead: Double?
         let deinterlace: GStreamerDecoder.Deinterlacing
+        let webRTC: (token: String?, latency: Double)
 
         /// A decoder of the input, decoding audio stream `audioStreamID` when given.
         func decoder(audioStreamID: String? = nil) throws -> GStreamerDecoder {
+            if let endpoint = WebRTCEndpoint(url), endpoint.role == .watch {
+                let signalling = WHEPClient(endpoint: endpoint, given: url, token: webRTC.token, timeout: timeout ?? 15)
+                do {
+                    return try GStreamerDecoder(webRTC: signalling, streams: streams, timeout: timeout ?? 15, latency: Int((webRTC.latency * 1000).rounded()))
+                } catch let error as GStreamerError {
+                    throw GStreamerEngine.inputError(error, url: url, timeout: timeout)
+                }
+            }
             let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
             do {
                 return try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600, maximumBitrate: maximumBitrate,
@@ -134,7 +147,8 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             }
             return stream
         }
-        let format = FormatDescription(url: url, name: "gstreamer", longName: "GStreamer uridecodebin3", startTime: 0,
+        let isWebRTC = WebRTCEndpoint(url) != nil
+        let format = FormatDescription(url: url, name: isWebRTC ? "whep" : "gstreamer", longName: isWebRTC ? "WebRTC (WHEP) through GStreamer's webrtcbin" : "GStreamer uridecodebin3", startTime: 0,
                                        duration: decoder.duration, size: nil, bitRate: nil, streamCount: streams.count, tags: decoder.metadata)
         return (MediaInfo(format: format, chapters: [], streams: streams), listed.map(\.id))
     }

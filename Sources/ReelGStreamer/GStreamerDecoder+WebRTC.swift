@@ -1,0 +1,184 @@
+import CGStreamer
+import Foundation
+import ReelCore
+
+// Receiving a WebRTC session (WHEP): `webrtcbin` in place of `uridecodebin3`, a `decodebin`
+// on each stream it receives, and the same appsink branches as any input's.
+extension GStreamerDecoder {
+    /// The codecs offered for video (H.264 first: what camera servers send without
+    /// transcoding) and sound, as `webrtcbin` takes them for a transceiver.
+    static let offeredVideo = "application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000,packetization-mode=(string)1,"
+        + "profile-level-id=(string)42e01f;application/x-rtp,media=video,encoding-name=VP8,payload=97,clock-rate=90000"
+    static let offeredAudio = "application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000,encoding-params=(string)2"
+
+    /// How long the offer waits for the host's candidates (they come within milliseconds;
+    /// a STUN server's may not, and are trickled after it).
+    static let gatheringWait = 1.0
+
+    /// GStreamer's names of `GstWebRTCICEConnectionState`'s values, in order.
+    private static let iceStates = ["new", "checking", "connected", "completed", "failed", "disconnected", "closed"]
+
+    /// A pipeline of one `webrtcbin` receiving `streams` (its jitter buffer holding packets
+    /// `latency` ms for late and retransmitted ones); its bus; the `webrtcbin`.
+    static func assembleWebRTC(streams: Streams, latency: Int) throws(GStreamerError)
+        -> (UnsafeMutablePointer<GstElement>, UnsafeMutablePointer<GstBus>, UnsafeMutablePointer<GstElement>) {
+        guard let pipeline = gst_pipeline_new("reel-webrtc"), let bus = gst_element_get_bus(pipeline) else { throw GStreamerError("cannot make a pipeline") }
+        func release() {
+            gst_object_unref(UnsafeMutableRawPointer(bus))
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        }
+        guard let webrtc = gst_element_factory_make("webrtcbin", "source") else {
+            release()
+            throw GStreamerError("no webrtcbin element (GStreamer's bad plug-ins, and gstreamer1.0-nice for ICE)", kind: .missingPlugin)
+        }
+        gst_bin_add(reel_gst_bin(pipeline), webrtc)
+        gst_util_set_object_arg(UnsafeMutableRawPointer(webrtc).assumingMemoryBound(to: GObject.self), "bundle-policy", "max-bundle")
+        reel_g_object_set_uint(webrtc, "latency", guint(clamping: max(latency, 0)))
+        let receiving = reel_g_enum_value("GstWebRTCRTPTransceiverDirection", "recvonly")
+        let offers = (streams.contains(.video) ? [offeredVideo] : []) + (streams.contains(.audio) ? [offeredAudio] : [])
+        for offered in offers {
+            guard receiving >= 0, let caps = gst_caps_from_string(offered) else {
+                release()
+                throw GStreamerError("webrtcbin's transceiver directions are not known")
+            }
+            defer { gst_caps_unref(caps) }
+            if reel_webrtc_add_transceiver(webrtc, receiving, caps) == 0 {
+                release()
+                throw GStreamerError("webrtcbin made no transceiver for \(offered.prefix { $0 != "," })")
+            }
+        }
+        return (pipeline, bus, webrtc)
+    }
+
+    /// The callbacks of `webrtcbin` into this decoder: its streams, its candidates, and the
+    /// ends of gathering and of the connection (words on the bus, which the open waits on).
+    func connectWebRTCSignals() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        reel_gst_connect_pad_added(source, { element, pad, context in
+            guard let element, let pad, let context else { return }
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().decodeReceived(pad, from: element)
+        }, context)
+        reel_webrtc_connect_ice_candidate(source, { _, mediaIndex, candidate, context in
+            guard let candidate, let context else { return }
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().webRTC?.add(String(cString: candidate), mediaIndex: Int(mediaIndex))
+        }, context)
+        for property in ["ice-gathering-state", "ice-connection-state"] {
+            reel_g_connect_notify(UnsafeMutableRawPointer(source), property, { _, _, context in
+                guard let context else { return }
+                Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().postWord("reel-webrtc-state")
+            }, context)
+        }
+        reel_gst_connect_deep_element_added(pipeline, { bin, _, element, context in
+            guard let bin, let element, let context else { return }
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element, in: UnsafeMutableRawPointer(bin))
+        }, context)
+    }
+
+    /// A stream `webrtcbin` receives (its RTP, after SRTP and the jitter buffer): a
+    /// `decodebin` depayloads and decodes it, and its decoded pad gets the usual branch.
+    private func decodeReceived(_ pad: UnsafeMutablePointer<GstPad>, from webrtc: UnsafeMutablePointer<GstElement>) {
+        guard gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
+        guard let decodebin = gst_element_factory_make("decodebin", nil) else { return noteLinkFailure("no decodebin element", from: webrtc) }
+        reel_gst_connect_pad_added(decodebin, { _, pad, context in
+            guard let pad, let context else { return }
+            let decoder = Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue()
+            decoder.link(pad, from: decoder.lock.withLock { decoder.source })
+        }, Unmanaged.passUnretained(self).toOpaque())
+        gst_bin_add(reel_gst_bin(pipeline), decodebin)
+        lock.withLock { branchElements.append(decodebin) }
+        gst_element_sync_state_with_parent(decodebin)
+        guard let sinkPad = gst_element_get_static_pad(decodebin, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
+        if gst_pad_link(pad, sinkPad) != GST_PAD_LINK_OK { noteLinkFailure("cannot link a received stream to decodebin", from: webrtc) }
+    }
+
+    /// Wakes the open, which waits on the bus (a streaming or ICE thread).
+    func postWord(_ name: String) {
+        guard let word = gst_structure_new_empty(name), let message = gst_message_new_application(reel_gst_object(pipeline), word) else { return }
+        gst_bus_post(bus, message)
+    }
+
+    /// Starts `webrtcbin`, makes the offer, sends it with the candidates of the host, sets the
+    /// server's answer, and waits until every stream the server sends that was asked for is
+    /// decoded, or `timeout` seconds have passed. Throws the signalling's error as it is.
+    func openWebRTC(timeout: Double) throws {
+        guard let webRTC else { return }
+        let deadline = Date().addingTimeInterval(timeout)
+        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try failure("cannot start webrtcbin") }
+        var refusal: UnsafeMutablePointer<gchar>?
+        guard let offerText = reel_webrtc_create_offer(source, &refusal) else {
+            defer { g_free(refusal) }
+            throw GStreamerError("webrtcbin made no offer: \(refusal.map { String(cString: $0) } ?? "no reason given")")
+        }
+        let offer = String(cString: offerText)
+        g_free(offerText)
+        try waitOnBus(until: min(deadline, Date().addingTimeInterval(Self.gatheringWait))) { webRTC.isGatheringDone || iceGatheringComplete }
+        if iceGatheringComplete { webRTC.finishGathering() }
+        let answerText = try webRTC.exchange(offerText: offer)
+        let answer: WebRTCDescription
+        do { answer = try WebRTCDescription(parsing: answerText) } catch { throw GStreamerError("the server's answer: \(error)", kind: .notMedia) }
+        if let failed = reel_webrtc_set_remote_description(source, "answer", answerText) {
+            defer { g_free(failed) }
+            throw GStreamerError("webrtcbin refused the server's answer: \(String(cString: failed))")
+        }
+        let sent = answer.sentMedia
+        let present = Streams(video: sent.contains { $0.kind == "video" }, audio: sent.contains { $0.kind == "audio" })
+        guard !present.isDisjoint(with: wanted) else {
+            throw GStreamerError(wanted == .audio ? "no audio stream" : wanted == .video ? "no video stream" : "no audio or video stream", kind: .noStreams)
+        }
+        lock.withLock { collection = Self.describe(answer) }
+        let needed = present.intersection(wanted)
+        let linked = try waitOnBus(until: deadline) {
+            if iceConnection == "failed" { return true }
+            return lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) }.isSuperset(of: needed)
+        }
+        if iceConnection == "failed" { throw GStreamerError("the WebRTC connection failed (ICE found no path to the server)", kind: .cannotRead) }
+        guard linked else {
+            let stage = ["new", "checking"].contains(iceConnection) ? "the WebRTC connection did not come up (ICE \(iceConnection))"
+                : "GStreamer gave no decoded \(needed.subtracting(decoding) == .audio ? "audio" : "video")"
+            throw GStreamerError("\(stage) within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut)
+        }
+        decodes = decoding
+        if !webRTC.isGatheringDone, iceGatheringComplete { webRTC.finishGathering() }
+    }
+
+    /// The streams whose appsinks are linked now.
+    private var decoding: Streams { lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) } }
+
+    private var iceGatheringComplete: Bool {
+        reel_g_object_get_enum(UnsafeMutableRawPointer(source), "ice-gathering-state") == reel_g_enum_value("GstWebRTCICEGatheringState", "complete")
+    }
+
+    /// `webrtcbin`'s ICE connection state, by GStreamer's name.
+    private var iceConnection: String {
+        let state = Int(reel_g_object_get_enum(UnsafeMutableRawPointer(source), "ice-connection-state"))
+        return Self.iceStates.indices.contains(state) ? Self.iceStates[state] : "unknown"
+    }
+
+    /// Pops the bus until `done` holds (looked at after each message, and every 20 ms) or
+    /// `deadline` passes; whether it held. Throws the first error on the bus, or a failure
+    /// to link a stream.
+    @discardableResult
+    private func waitOnBus(until deadline: Date, _ done: () -> Bool) throws(GStreamerError) -> Bool {
+        while !done() {
+            if let linkFailure = lock.withLock({ linkFailure }) { throw GStreamerError(linkFailure) }
+            guard Date() < deadline else { return false }
+            guard let message = gst_bus_timed_pop(bus, 20_000_000) else { continue }
+            if reel_gst_message_type(message) == GST_MESSAGE_ERROR {
+                gst_bus_post(bus, message)   // back on the bus, for checkBus to read and throw
+                try failure("webrtcbin failed")
+            }
+            gst_message_unref(message)
+        }
+        return true
+    }
+
+    /// The streams an answer says the server sends, as the stream list of an input.
+    private static func describe(_ answer: WebRTCDescription) -> [Stream] {
+        answer.sentMedia.enumerated().map { index, media in
+            let codec = media.preferredCodecs.first
+            return Stream(id: media.mid ?? String(index), type: media.kind == "video" ? .video : .audio, codec: codec?.ffmpegName ?? "unknown",
+                          isDefault: true, sampleRate: media.kind == "audio" ? codec?.clockRate : nil, channels: codec?.channels)
+        }
+    }
+}

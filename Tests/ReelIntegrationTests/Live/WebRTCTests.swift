@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+extension ServerPlaybackTests {
+    /// WHEP against a real, independent WebRTC stack: aiortc (Python, started here on
+    /// loopback by Support/webrtc-server.py) sends a file's H.264 as it is and its sound as
+    /// Opus; Reel receives through GStreamer's `webrtcbin`, signalled over HTTP.
+    @Suite(.serialized) struct WebRTCTests {
+        /// The aiortc server: WHEP at `/whep`, WHIP at `/whip`, 409 at `/busy`.
+        final class Server {
+            let port: Int
+            let log: String
+            let record: String
+            private let process: BackgroundProcess
+
+            init(serving file: String, token: String? = nil) throws {
+                let directory = try Paths.temporaryDirectory()
+                log = directory.appendingPathComponent("webrtc-server.log").path
+                record = directory.path
+                let python = Paths.packageRoot.appendingPathComponent(".cache/python/bin/python").path
+                let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("Support/webrtc-server.py").path
+                for _ in 0..<5 {
+                    let port = LocalPorts.random()
+                    let process = try BackgroundProcess(python, [script, String(port), file, record] + (token.map { [$0] } ?? []), outputPath: log, errorPath: log + ".err")
+                    for _ in 0..<200 where process.isRunning && !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") ?? false) {
+                        Thread.sleep(forTimeInterval: 0.05)
+                    }
+                    if process.isRunning {
+                        (self.port, self.process) = (port, process)
+                        return
+                    }
+                }
+                throw TestSetupError("the WebRTC server did not start: \((try? String(contentsOfFile: log + ".err", encoding: .utf8)) ?? "")")
+            }
+
+            var whep: String { "whep+http://127.0.0.1:\(port)/whep" }
+            /// The requests it answered, a line each (`POST /whep 201 ID`, `DELETE … 200`).
+            var requests: [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter { $0 != "ready" } }
+
+            func stop() { process.stop() }
+        }
+
+        /// 4 s of pictures that change every frame, H.264 without B-frames (as WebRTC carries
+        /// it) in MPEG-TS (the Annex B aiortc sends as it is), and a 440 Hz tone.
+        static func clip() throws -> String {
+            try Fixtures.made("webrtc-clip-4s.ts", [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4",
+                "-c:v", "libx264", "-profile:v", "baseline", "-g", "25", "-bf", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "mpegts"])
+        }
+
+        private func hashes(_ framemd5: String) -> [Substring] {
+            framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.drop { $0 == " " } }
+        }
+
+        /// Every picture Reel shows is ffmpeg's decode of the file aiortc sends, in order from
+        /// the first: on a clean loopback nothing is lost. The session is ended (DELETE) when
+        /// the player stops, and the report names the input.
+        @Test(.timeLimit(.minutes(2))) func everyPictureReceivedIsFFmpegsDecodeOfTheFileSent() throws {
+            let file = try Self.clip()
+            let server = try Server(serving: file)
+            defer { server.stop() }
+            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let tap = try Paths.temporaryDirectory().appendingPathComponent("tap.y4m").path
+            // Every picture counted (not live, which would skip to the target latency), for
+            // 2.5 s of the 4 s sent: a WebRTC stream has no end of its own.
+            let played = try reel("play", "--headless", "--stats", "--live", "off", "--duration", "2.5", "--timeout", "10", "--tap", "y4m:\(tap)", server.whep, timeout: 60)
+            #expect(played.status == 0, "\(played.stderr)")
+            let received = FileManager.default.fileExists(atPath: tap) ? hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", tap, "-f", "framemd5", "-"]).stdout) : []
+            print("WHEP: \(received.count) pictures shown, of the \(expected.count) in the file; requests: \(server.requests)")
+            #expect(received.count >= 50, "\(received.count) pictures shown in 2.5 s")
+            #expect(Array(expected.prefix(received.count)) == received, "the pictures shown are not the file's, in order from its first")
+            let report = try? JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any]
+            #expect((report?["statistics"] as? [String: Any])?["input"] as? String == "WebRTC (WHEP) through GStreamer's webrtcbin", "\(played.stdout.prefix(600))")
+            let requests = server.requests
+            #expect(requests.contains { $0.hasPrefix("POST /whep 201") } && requests.contains { $0.hasPrefix("DELETE /whep/session/") && $0.hasSuffix(" 200") },
+                    "\(requests)")
+        }
+
+        /// A refusal is one line naming it, and a failing exit, at once.
+        @Test(.timeLimit(.minutes(1))) func aRefusedOfferIsOneClearLine() throws {
+            let server = try Server(serving: try Self.clip(), token: "s3cret")
+            defer { server.stop() }
+            let unauthorised = try reel("play", "--headless", "--timeout", "10", server.whep, timeout: 30)
+            #expect(unauthorised.status != 0 && unauthorised.stderr.contains("(401)"), "\(unauthorised.stderr)")
+            let busy = try reel("play", "--headless", "--timeout", "10", "--whep-token", "s3cret", "whep+http://127.0.0.1:\(server.port)/busy", timeout: 30)
+            #expect(busy.status != 0 && busy.stderr.contains("409") && busy.stderr.contains("no room for another viewer"), "\(busy.stderr)")
+            let missing = try reel("play", "--headless", "--timeout", "10", "--whep-token", "s3cret", "whep+http://127.0.0.1:\(server.port)/nothing", timeout: 30)
+            #expect(missing.status != 0 && missing.stderr.contains("(404)"), "\(missing.stderr)")
+        }
+    }
+}

@@ -1,0 +1,165 @@
+# A WHEP and WHIP server for the tests, on aiortc (an independent WebRTC stack, from PyPI)
+# and aiohttp, on loopback:
+# - POST /whep: a viewer's offer; answers with the video of FILE (an MPEG-TS of H.264, sent
+#   as it is: aiortc packetizes the file's own access units, so what arrives can be checked
+#   picture by picture against ffmpeg's framemd5 of FILE) and, when FILE has sound, its
+#   sound encoded to Opus by aiortc.
+# - POST /whip: a publisher's offer; every picture received is decoded by aiortc (FFmpeg
+#   through PyAV) and written to RECORD/whip-video.md5 as "PTS MD5" of its yuv420p planes,
+#   which is what ffmpeg's framemd5 hashes; the sound as 48 kHz stereo s16 to
+#   RECORD/whip-audio.s16.
+# - PATCH SESSION: trickle-ICE fragments (counted), DELETE SESSION: the session ends.
+# - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
+# Each request is logged to standard output as one line; "ready" once listening.
+#   python3 webrtc-server.py PORT FILE RECORD [TOKEN]
+import asyncio
+import hashlib
+import os
+import sys
+import uuid
+
+from aiohttp import web
+from aiortc import RTCPeerConnection, RTCRtpSender, RTCSessionDescription
+from aiortc.contrib.media import MediaPlayer
+
+port, path, record = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+token = sys.argv[4] if len(sys.argv) > 4 else None
+sessions = {}
+
+
+def log(line):
+    print(line, flush=True)
+
+
+def refused(request):
+    if token is None or request.headers.get("Authorization") == f"Bearer {token}":
+        return None
+    log(f"{request.method} {request.path} 401")
+    return web.Response(status=401, text="a bearer token is needed")
+
+
+def prefer(transceiver, mime):
+    codecs = [c for c in RTCRtpSender.getCapabilities(transceiver.kind).codecs if c.mimeType.lower() == mime]
+    if codecs:
+        transceiver.setCodecPreferences(codecs)
+
+
+async def whep(request):
+    if (response := refused(request)) is not None:
+        return response
+    if request.content_type != "application/sdp":
+        log(f"POST /whep 415 {request.content_type}")
+        return web.Response(status=415, text="an offer is application/sdp")
+    pc = RTCPeerConnection()
+    await pc.setRemoteDescription(RTCSessionDescription(sdp=await request.text(), type="offer"))
+    video = MediaPlayer(path, decode=False)
+    sound = MediaPlayer(path) if os.environ.get("WEBRTC_SERVER_AUDIO", "1") == "1" else None
+    for transceiver in pc.getTransceivers():
+        if transceiver.kind == "video" and video.video is not None:
+            prefer(transceiver, "video/h264")
+            pc.addTrack(video.video)
+        elif transceiver.kind == "audio" and sound is not None and sound.audio is not None:
+            prefer(transceiver, "audio/opus")
+            pc.addTrack(sound.audio)
+    return await created(request, pc, "whep", [video, sound])
+
+
+async def whip(request):
+    if (response := refused(request)) is not None:
+        return response
+    pc = RTCPeerConnection()
+    tasks = []
+
+    @pc.on("track")
+    def on_track(track):
+        tasks.append(asyncio.ensure_future(keep(track)))
+
+    await pc.setRemoteDescription(RTCSessionDescription(sdp=await request.text(), type="offer"))
+    return await created(request, pc, "whip", [], tasks)
+
+
+async def keep(track):
+    if track.kind == "video":
+        with open(os.path.join(record, "whip-video.md5"), "a") as out:
+            while True:
+                try:
+                    frame = await track.recv()
+                except Exception:
+                    return
+                planes = frame.to_ndarray(format="yuv420p").tobytes()
+                out.write(f"{frame.pts} {hashlib.md5(planes).hexdigest()}\n")
+                out.flush()
+    else:
+        with open(os.path.join(record, "whip-audio.s16"), "ab") as out:
+            while True:
+                try:
+                    frame = await track.recv()
+                except Exception:
+                    return
+                out.write(frame.to_ndarray().tobytes())
+                out.flush()
+
+
+async def created(request, pc, route, players, tasks=()):
+    session = uuid.uuid4().hex
+    sessions[session] = (pc, players, tasks)
+    answer = await pc.createAnswer()
+    await pc.setLocalDescription(answer)
+    log(f"POST /{route} 201 {session}")
+    return web.Response(status=201, content_type="application/sdp", text=pc.localDescription.sdp,
+                        headers={"Location": f"/{route}/session/{session}"})
+
+
+async def patch(request):
+    if (response := refused(request)) is not None:
+        return response
+    session = request.match_info["session"]
+    if session not in sessions:
+        log(f"PATCH {request.path} 404")
+        return web.Response(status=404)
+    body = await request.text()
+    candidates = sum(1 for line in body.splitlines() if line.startswith("a=candidate:"))
+    ended = "a=end-of-candidates" in body
+    log(f"PATCH {request.path} 204 candidates={candidates} end={int(ended)} type={request.content_type}")
+    return web.Response(status=204)
+
+
+async def delete(request):
+    if (response := refused(request)) is not None:
+        return response
+    session = request.match_info["session"]
+    entry = sessions.pop(session, None)
+    if entry is None:
+        log(f"DELETE {request.path} 404")
+        return web.Response(status=404)
+    pc, players, tasks = entry
+    await pc.close()
+    for player in players:
+        if player is not None:
+            for track in (player.audio, player.video):
+                if track is not None:
+                    track.stop()
+    log(f"DELETE {request.path} 200")
+    return web.Response(status=200)
+
+
+async def busy(request):
+    log("POST /busy 409")
+    return web.Response(status=409, text="no room for another viewer")
+
+
+async def main():
+    app = web.Application()
+    app.router.add_post("/whep", whep)
+    app.router.add_post("/whip", whip)
+    app.router.add_post("/busy", busy)
+    app.router.add_patch("/{route}/session/{session}", patch)
+    app.router.add_delete("/{route}/session/{session}", delete)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    log("ready")
+    await asyncio.Event().wait()
+
+
+asyncio.run(main())

@@ -21,6 +21,7 @@ let package = Package(
         .executableTarget(name: "ReelFuzzManifests", dependencies: [.product(name: "ReelCore", package: "Reel")]),
         .executableTarget(name: "ReelFuzzIPC", dependencies: [.product(name: "ReelCore", package: "Reel")]),
         .executableTarget(name: "ReelFuzzRecordings", dependencies: [.product(name: "ReelCore", package: "Reel")]),
+        .executableTarget(name: "ReelFuzzWebRTC", dependencies: [.product(name: "ReelCore", package: "Reel")]),
         .executableTarget(name: "ReelFuzzFraming", dependencies: [.product(name: "ReelCore", package: "Reel"), .product(name: "ReelEncoding", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]

@@ -252,6 +252,26 @@ extension FuzzTests {
             try await FuzzTests.run("ReelFuzzRTSP", corpus: corpus, in: directory)
         }
 
+        /// What a WHEP or WHIP server sends, seeded with a real exchange: a viewer's offer and
+        /// a server's answer, both aiortc's (Support/webrtc-server.py --exchange); a session's
+        /// location, and a candidate line as libnice writes one.
+        @Test func theWebRTCReadersSurviveFuzzing() async throws {
+            let (directory, corpus) = try FuzzTests.emptyCorpus()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Support/webrtc-server.py").path
+            let python = Paths.packageRoot.appendingPathComponent(".cache/python/bin/python").path
+            let exchange = try Processes.run(python, [script, "--exchange", try ServerPlaybackTests.WebRTCTests.clip()], timeout: 60)
+            let parts = exchange.stdout.components(separatedBy: "--\n")
+            try #require(exchange.status == 0 && parts.count == 2 && parts.allSatisfy { $0.hasPrefix("v=0") }, "aiortc's exchange: \(exchange.stderr.suffix(1000))")
+            let seeds: [(String, UInt8, String)] = [
+                ("offer", 0, parts[0]), ("answer", 0, parts[1]),
+                ("location", 1, "127.0.0.1:8889/cam/whep\n/cam/whep/session/0f3e9c"),
+                ("candidate", 2, "candidate:1 1 UDP 2015363327 192.0.2.2 50893 typ host"),
+            ]
+            for (name, selector, text) in seeds { try (Data([selector]) + Data(text.utf8)).write(to: corpus.appendingPathComponent(name)) }
+            try await FuzzTests.run("ReelFuzzWebRTC", corpus: corpus, in: directory)
+        }
+
         /// Manifests, seeded with what nginx-rtmp writes for a live stream and its two-variant
         /// ladder (a media playlist, the master, a variant's playlist after `#--`), and the
         /// DASH manifest and HLS master ffmpeg's muxers write.

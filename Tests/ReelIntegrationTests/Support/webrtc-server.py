@@ -12,6 +12,10 @@
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
 # Each request is logged to standard output as one line; "ready" once listening.
 #   python3 webrtc-server.py PORT FILE RECORD [TOKEN]
+# Or, with --exchange, prints a viewer's offer (video and sound, receive only), a line
+# "--", and the answer of a server sending FILE's video, both made by aiortc, and ends:
+# real descriptions, for the fuzzer's seeds.
+#   python3 webrtc-server.py --exchange FILE
 import asyncio
 import hashlib
 import os
@@ -22,8 +26,6 @@ from aiohttp import web
 from aiortc import RTCPeerConnection, RTCRtpSender, RTCSessionDescription
 from aiortc.contrib.media import MediaPlayer
 
-port, path, record = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-token = sys.argv[4] if len(sys.argv) > 4 else None
 sessions = {}
 
 
@@ -162,4 +164,29 @@ async def main():
     await asyncio.Event().wait()
 
 
-asyncio.run(main())
+async def exchange_once():
+    viewer = RTCPeerConnection()
+    viewer.addTransceiver("video", direction="recvonly")
+    viewer.addTransceiver("audio", direction="recvonly")
+    await viewer.setLocalDescription(await viewer.createOffer())
+    offer = viewer.localDescription.sdp
+    pc = RTCPeerConnection()
+    await pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
+    video = MediaPlayer(path, decode=False)
+    for transceiver in pc.getTransceivers():
+        if transceiver.kind == "video":
+            prefer(transceiver, "video/h264")
+            pc.addTrack(video.video)
+    await pc.setLocalDescription(await pc.createAnswer())
+    sys.stdout.write(offer + "--\n" + pc.localDescription.sdp)
+    await pc.close()
+    await viewer.close()
+
+
+if sys.argv[1] == "--exchange":
+    path = sys.argv[2]
+    asyncio.run(exchange_once())
+else:
+    port, path, record = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    token = sys.argv[4] if len(sys.argv) > 4 else None
+    asyncio.run(main())

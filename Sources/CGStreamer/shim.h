@@ -9,6 +9,7 @@
 #include <gst/audio/audio.h>
 #include <gst/tag/tag.h>
 #include <gst/sdp/sdp.h>
+#include <dlfcn.h>
 
 static inline GstClockTime reel_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
 static inline GstClockTime reel_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
@@ -80,12 +81,23 @@ static inline const char *reel_gst_tag_title(void) { return GST_TAG_TITLE; }
 
 static inline gint reel_g_object_get_enum(gpointer object, const char *name) { gint value = -1; g_object_get(object, name, &value, NULL); return value; }
 
-/// The value of the enum type `type_name` whose nick is `nick`, or -1 when either is not
-/// known (yet: a plug-in's types exist once one of its elements was made). Reel reads
-/// webrtcbin's enums this way rather than from their headers, which only come with a
-/// development package that pulls in OpenCV.
-static inline gint reel_g_enum_value(const char *type_name, const char *nick) {
-    GType type = g_type_from_name(type_name);
+/// A GType of libgstwebrtc by its `_get_type` function's name (registering it on first
+/// use), or 0 when the library is not loaded (webrtcbin loads it; make one first). Reel
+/// reaches webrtcbin's types this way rather than through their headers and link library,
+/// which only come with a development package that pulls in OpenCV.
+static inline GType reel_webrtc_type(const char *get_type_symbol) {
+    void *library = dlopen("libgstwebrtc-1.0.so.0", RTLD_NOW | RTLD_NOLOAD);
+    if (library == NULL) return 0;
+    GType (*get_type)(void) = (GType (*)(void))dlsym(library, get_type_symbol);
+    GType type = get_type ? get_type() : 0;
+    dlclose(library);
+    return type;
+}
+
+/// The value of libgstwebrtc's enum whose `_get_type` function is `get_type_symbol` and
+/// whose nick is `nick`, or -1 when either is unknown.
+static inline gint reel_webrtc_enum_value(const char *get_type_symbol, const char *nick) {
+    GType type = reel_webrtc_type(get_type_symbol);
     if (type == 0 || !G_TYPE_IS_ENUM(type)) return -1;
     GEnumClass *klass = (GEnumClass *)g_type_class_ref(type);
     GEnumValue *value = g_enum_get_value_by_nick(klass, nick);
@@ -147,8 +159,8 @@ static inline gchar *reel_webrtc_create_offer(GstElement *webrtc, gchar **error)
 /// Sets `text` as the remote description of `type_nick` (`answer`, `offer`). Returns NULL,
 /// or the error (g_free it).
 static inline gchar *reel_webrtc_set_remote_description(GstElement *webrtc, const char *type_nick, const char *text) {
-    GType boxed = g_type_from_name("GstWebRTCSessionDescription");
-    gint type = reel_g_enum_value("GstWebRTCSDPType", type_nick);
+    GType boxed = reel_webrtc_type("gst_webrtc_session_description_get_type");
+    gint type = reel_webrtc_enum_value("gst_webrtc_sdp_type_get_type", type_nick);
     if (boxed == 0 || type < 0) return g_strdup("webrtcbin's types are not registered");
     GstSDPMessage *sdp = NULL;
     if (gst_sdp_message_new_from_text(text, &sdp) != GST_SDP_OK || sdp == NULL) return g_strdup("the answer is not SDP GStreamer can read");

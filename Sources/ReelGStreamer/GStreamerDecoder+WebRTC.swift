@@ -34,7 +34,7 @@ extension GStreamerDecoder {
         gst_bin_add(reel_gst_bin(pipeline), webrtc)
         gst_util_set_object_arg(UnsafeMutableRawPointer(webrtc).assumingMemoryBound(to: GObject.self), "bundle-policy", "max-bundle")
         reel_g_object_set_uint(webrtc, "latency", guint(clamping: max(latency, 0)))
-        let receiving = reel_g_enum_value("GstWebRTCRTPTransceiverDirection", "recvonly")
+        let receiving = reel_webrtc_enum_value("gst_webrtc_rtp_transceiver_direction_get_type", "recvonly")
         let offers = (streams.contains(.video) ? [offeredVideo] : []) + (streams.contains(.audio) ? [offeredAudio] : [])
         for offered in offers {
             guard receiving >= 0, let caps = gst_caps_from_string(offered) else {
@@ -65,7 +65,7 @@ extension GStreamerDecoder {
         for property in ["ice-gathering-state", "ice-connection-state"] {
             reel_g_connect_notify(UnsafeMutableRawPointer(source), property, { _, _, context in
                 guard let context else { return }
-                Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().postWord("reel-webrtc-state")
+                Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteICEState()
             }, context)
         }
         reel_gst_connect_deep_element_added(pipeline, { bin, _, element, context in
@@ -92,9 +92,11 @@ extension GStreamerDecoder {
         if gst_pad_link(pad, sinkPad) != GST_PAD_LINK_OK { noteLinkFailure("cannot link a received stream to decodebin", from: webrtc) }
     }
 
-    /// Wakes the open, which waits on the bus (a streaming or ICE thread).
-    func postWord(_ name: String) {
-        guard let word = gst_structure_new_empty(name), let message = gst_message_new_application(reel_gst_object(pipeline), word) else { return }
+    /// ICE's gathering or connection moved on (an ICE thread): the end of gathering goes to
+    /// the server, and the open, which waits on the bus, looks again.
+    private func noteICEState() {
+        if iceGatheringComplete { webRTC?.finishGathering() }
+        guard let word = gst_structure_new_empty("reel-webrtc-state"), let message = gst_message_new_application(reel_gst_object(pipeline), word) else { return }
         gst_bus_post(bus, message)
     }
 
@@ -112,8 +114,7 @@ extension GStreamerDecoder {
         }
         let offer = String(cString: offerText)
         g_free(offerText)
-        try waitOnBus(until: min(deadline, Date().addingTimeInterval(Self.gatheringWait))) { webRTC.isGatheringDone || iceGatheringComplete }
-        if iceGatheringComplete { webRTC.finishGathering() }
+        try waitOnBus(until: min(deadline, Date().addingTimeInterval(Self.gatheringWait))) { webRTC.isGatheringDone }
         let answerText = try webRTC.exchange(offerText: offer)
         let answer: WebRTCDescription
         do { answer = try WebRTCDescription(parsing: answerText) } catch { throw GStreamerError("the server's answer: \(error)", kind: .notMedia) }
@@ -139,14 +140,15 @@ extension GStreamerDecoder {
             throw GStreamerError("\(stage) within \(MediaTime.formatSeconds(timeout)) s", kind: .timedOut)
         }
         decodes = decoding
-        if !webRTC.isGatheringDone, iceGatheringComplete { webRTC.finishGathering() }
+        // The streams decoded are the answer's (their pads carry webrtcbin's own stream ids).
+        lock.withLock { for stream in collection where decodes.contains(stream.type == .video ? .video : .audio) { playingIDs[stream.type] = stream.id } }
     }
 
     /// The streams whose appsinks are linked now.
     private var decoding: Streams { lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) } }
 
     private var iceGatheringComplete: Bool {
-        reel_g_object_get_enum(UnsafeMutableRawPointer(source), "ice-gathering-state") == reel_g_enum_value("GstWebRTCICEGatheringState", "complete")
+        reel_g_object_get_enum(UnsafeMutableRawPointer(source), "ice-gathering-state") == reel_webrtc_enum_value("gst_webrtc_ice_gathering_state_get_type", "complete")
     }
 
     /// `webrtcbin`'s ICE connection state, by GStreamer's name.

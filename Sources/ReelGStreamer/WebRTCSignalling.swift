@@ -43,9 +43,10 @@ final class WebRTCCandidates: @unchecked Sendable {
         if let fragment { trickles.async { self.signalling.trickle(fragment) } }
     }
 
-    /// Gathering is over: said in the offer, or trickled after it.
+    /// Gathering is over (once): said in the offer, or trickled after it.
     func finishGathering() {
         let fragment = lock.withLock { () -> String? in
+            guard !gatheringDone else { return nil }
             gatheringDone = true
             return offer.flatMap { TrickleFragment.body(offer: $0, candidates: [], gatheringDone: true) }
         }
@@ -53,8 +54,10 @@ final class WebRTCCandidates: @unchecked Sendable {
     }
 
     /// Sends `offerText` with the candidates gathered until now and returns the answer;
-    /// candidates that come later are trickled.
+    /// candidates that come later are trickled, once the answer has named the session.
     func exchange(offerText: String) throws -> String {
+        trickles.suspend()
+        defer { trickles.resume() }
         let full = try lock.withLock { () throws -> String in
             offer = try WebRTCDescription(parsing: offerText)
             return WebRTCDescription.adding(candidates: gathered, to: offerText, gatheringDone: gatheringDone)

@@ -1,5 +1,5 @@
 import Foundation
-import ReelCore
+@testable import ReelCore
 
 /// libFuzzer's entry: what a WHEP or WHIP server sends, and what Reel writes from it. The
 /// first byte picks the reader, the rest is its input:

@@ -40,6 +40,13 @@ def refused(request):
     return web.Response(status=401, text="a bearer token is needed")
 
 
+def dtls_server(sdp):
+    """aiortc as the DTLS server: as a client it offers ECDHE-ECDSA suites only, which
+    webrtcbin's DTLS server (an RSA certificate) cannot take ("no shared cipher"); a
+    server such as MediaMTX (pion) takes either role."""
+    return sdp.replace("a=setup:active", "a=setup:passive")
+
+
 def prefer(transceiver, mime):
     codecs = [c for c in RTCRtpSender.getCapabilities(transceiver.kind).codecs if c.mimeType.lower() == mime]
     if codecs:
@@ -106,7 +113,7 @@ async def created(request, pc, route, players, tasks=()):
     session = uuid.uuid4().hex
     sessions[session] = (pc, players, tasks)
     answer = await pc.createAnswer()
-    await pc.setLocalDescription(answer)
+    await pc.setLocalDescription(RTCSessionDescription(sdp=dtls_server(answer.sdp), type="answer"))
     log(f"POST /{route} 201 {session}")
     return web.Response(status=201, content_type="application/sdp", text=pc.localDescription.sdp,
                         headers={"Location": f"/{route}/session/{session}"})

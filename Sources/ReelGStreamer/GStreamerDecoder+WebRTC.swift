@@ -144,6 +144,15 @@ extension GStreamerDecoder {
         lock.withLock { for stream in collection where decodes.contains(stream.type == .video ? .video : .audio) { playingIDs[stream.type] = stream.id } }
     }
 
+    /// Why a WebRTC input is lost, when ICE says it is (`disconnected`: the server stopped
+    /// answering its consent checks; `failed`, `closed`); nil while it is not, and for
+    /// other inputs.
+    public var lostConnection: String? {
+        guard webRTC != nil else { return nil }
+        let state = iceConnection
+        return ["disconnected", "failed", "closed"].contains(state) ? "the WebRTC connection was lost (ICE \(state))" : nil
+    }
+
     /// The streams whose appsinks are linked now.
     private var decoding: Streams { lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) } }
 

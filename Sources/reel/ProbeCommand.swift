@@ -8,7 +8,7 @@ struct ProbeCommand: AsyncParsableCommand {
         abstract: "Describe an input's container, chapters and streams.",
         discussion: "The JSON keys are documented in docs/probe-json.md.")
 
-    @Argument(help: "A file, or any URL FFmpeg reads (http, https, hls, rtmp, rtsp, udp, an SDP file).")
+    @Argument(help: "A file, or any URL FFmpeg reads (http, https, hls, rtmp, rtsp, udp, an SDP file), or a WHEP endpoint (whep+https://…).")
     var input: String
 
     @Flag(help: "Print JSON instead of a table.")
@@ -22,7 +22,7 @@ struct ProbeCommand: AsyncParsableCommand {
         common.setUpLogging()
         var demuxOptions = common.demuxOptions
         let input = network.apply(to: self.input, options: &demuxOptions)
-        let info = try await failing { try await MediaProbe.probe(input, options: demuxOptions) }
+        let info = try await failing { try await MediaProbe.probe(input, options: demuxOptions, whepToken: network.whepToken) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

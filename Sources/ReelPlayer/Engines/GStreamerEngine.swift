@@ -154,7 +154,8 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     }
 
     var kind: PlaybackEngineKind { .gstreamer }
-    var capabilities: EngineCapabilities { EngineCapabilities() }
+    /// A WebRTC input is opened again when it is lost (a new WHEP session), as other live inputs are.
+    var capabilities: EngineCapabilities { EngineCapabilities(reopensWhenLost: WebRTCEndpoint(opening.url) != nil) }
     var statistics: EngineStatistics {
         var statistics = EngineStatistics(videoDecoder: decoder.videoDecoder)
         if let bandwidth = decoder.adaptiveBandwidth {
@@ -284,6 +285,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
                     sink.streamEnded(type, serial: serial)
                     endedSerial = serial
                 case .nothingYet:
+                    if let lost = decoder.lostConnection { throw InputError(.other, operation: .read, url: opening.url, detail: lost) }
                     continue
                 }
             } catch {

@@ -77,6 +77,20 @@ extension ServerPlaybackTests {
                     "\(requests)")
         }
 
+        /// `reel probe` of a WHEP endpoint lists what the answer negotiated and the pictures
+        /// decoded, then ends the session.
+        @Test(.timeLimit(.minutes(1))) func probeListsTheNegotiatedTracks() throws {
+            let server = try Server(serving: try Self.clip())
+            defer { server.stop() }
+            let probe = try reel("probe", "--json", "--timeout", "10", server.whep, timeout: 30)
+            #expect(probe.status == 0, "\(probe.stderr)")
+            let info = try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any]
+            let streams = info?["streams"] as? [[String: Any]] ?? []
+            #expect(streams.map { $0["codec_name"] as? String ?? "?" } == ["h264", "opus"], "\(probe.stdout)")
+            #expect(streams.first?["width"] as? Int == 320 && streams.first?["height"] as? Int == 240, "\(probe.stdout)")
+            #expect(server.requests.contains { $0.hasPrefix("DELETE /whep/session/") }, "\(server.requests)")
+        }
+
         /// A refusal is one line naming it, and a failing exit, at once.
         @Test(.timeLimit(.minutes(1))) func aRefusedOfferIsOneClearLine() throws {
             let server = try Server(serving: try Self.clip(), token: "s3cret")

@@ -102,6 +102,25 @@ import Testing
         #expect(harness.shownTimes.filter { $0 == 0 }.count == 2)
     }
 
+    /// From the end on, the position stands still at the end, however late it is read (it
+    /// ran on with the clock before: a loaded run read 3.01 s of a 3 s file); a seek lets
+    /// it run again.
+    @Test func thePositionStandsStillFromTheEnd() throws {
+        let harness = try SessionHarness(duration: 1)
+        harness.play()
+        harness.run(for: 1.5)
+        #expect(harness.events.count { if case .endOfStream = $0 { true } else { false } } == 1)
+        let master = harness.session.master
+        let atEnd = try #require(harness.control.position(master, at: harness.now))
+        #expect(abs(atEnd - 1) <= 0.02, "\(atEnd)")
+        harness.run(for: 5)
+        #expect(harness.control.position(master, at: harness.now) == atEnd)
+        harness.session.requestSeek(to: 0, mode: .keyframe)
+        harness.run(for: 0.5)
+        let playing = try #require(harness.control.position(master, at: harness.now))
+        #expect(playing > 0.3 && playing < 0.6, "\(playing)")
+    }
+
     /// The race CI once met (PlaybackRaceTests held a thread to make it): the reader tells
     /// of the end of a timeline after a seek started the next one. That end is not the
     /// new timeline's, which is then read to its own end.

@@ -140,20 +140,22 @@ final class PlaybackControl: @unchecked Sendable {
     /// Stops or restarts every clock without a jump in what it reads.
     func setPaused(_ paused: Bool, at now: Double) {
         update { control in
-            control.holdClocks(paused || control.buffering, at: now)
+            control.holdClocks(paused || control.buffering || control.endReported, at: now)
             control.paused = paused
         }
     }
 
     func setBuffering(_ buffering: Bool, at now: Double) {
         update { control in
-            control.holdClocks(buffering || control.paused, at: now)
+            control.holdClocks(buffering || control.paused || control.endReported, at: now)
             control.buffering = buffering
         }
     }
 
-    /// Call with the lock held.
-    private func holdClocks(_ held: Bool, at now: Double) {
+    /// Call with the lock held. The clocks stand still while paused, while buffering, and
+    /// once the end was announced (the position stays at the end, as mpv's does, however
+    /// late it is read), until a seek starts a new timeline.
+    func holdClocks(_ held: Bool, at now: Double) {
         for keyPath in [\PlaybackControl.audioClock, \PlaybackControl.videoClock, \PlaybackControl.externalClock] {
             var clock = self[keyPath: keyPath]
             if let time = clock.time(at: now, currentSerial: clock.serial) { clock.set(time, serial: clock.serial, at: now) }

@@ -202,6 +202,7 @@ final class PlaybackSession: @unchecked Sendable {
             control.videoEnded = false
             control.audioEnded = false
             control.endReported = false
+            control.holdClocks(control.paused || control.buffering, at: clock.now)
             alsoUpdate(control)
         }
         engine.seek(to: target, mode: mode, serial: serial)
@@ -238,6 +239,7 @@ final class PlaybackSession: @unchecked Sendable {
             guard !control.endReported,
                   control.videoEnded || videoStream == nil, control.audioEnded || audioStream == nil else { return false }
             control.endReported = true
+            control.holdClocks(true, at: clock.now)
             return true
         }
         if ended { emit(.endOfStream) }

@@ -129,9 +129,10 @@ extension GStreamerDecoder {
         }
         lock.withLock { collection = Self.describe(answer) }
         let needed = present.intersection(wanted)
+        // Linked, and the first buffer's caps at each sink: the input's description reads them.
         let linked = try waitOnBus(until: deadline) {
             if iceConnection == "failed" { return true }
-            return lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) }.isSuperset(of: needed)
+            return decoding.isSuperset(of: needed) && (!needed.contains(.video) || videoFormat != nil) && (!needed.contains(.audio) || audioFormat != nil)
         }
         if iceConnection == "failed" { throw GStreamerError("the WebRTC connection failed (ICE found no path to the server)", kind: .cannotRead) }
         guard linked else {
@@ -143,6 +144,10 @@ extension GStreamerDecoder {
         // The streams decoded are the answer's (their pads carry webrtcbin's own stream ids).
         lock.withLock { for stream in collection where decodes.contains(stream.type == .video ? .video : .audio) { playingIDs[stream.type] = stream.id } }
     }
+
+    /// Ends a WebRTC input's session at its server (WHEP's DELETE), once; the pipeline is
+    /// left to the decoder's end. Nothing for other inputs.
+    public func endSession() { webRTC?.end() }
 
     /// Why a WebRTC input is lost, when ICE says it is (`disconnected`: the server stopped
     /// answering its consent checks; `failed`, `closed`); nil while it is not, and for

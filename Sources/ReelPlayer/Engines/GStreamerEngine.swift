@@ -200,7 +200,12 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         try decoder.select([decoder.playingStream(.video), try audioStreamID(index)].compactMap { $0 })
     }
 
-    func stop() { inbox.stop() }
+    /// Stops the stream threads; a WebRTC session is ended at its server at once (the
+    /// process may end before the decoder is released).
+    func stop() {
+        inbox.stop()
+        decoder.endSession()
+    }
 
     /// As the FFmpeg engine switches: the new stream is selected, and the exact seek that
     /// follows starts the new timeline with it (GStreamer's decoder is reused).

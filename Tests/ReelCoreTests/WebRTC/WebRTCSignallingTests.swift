@@ -66,7 +66,7 @@ import Testing
 
     @Test func endpointsAreNamedByASchemeOrAPathOrAFlag() {
         #expect(WebRTCEndpoint("whep+http://127.0.0.1:8889/cam/whep") == WebRTCEndpoint.forTest(.watch, "http://127.0.0.1:8889/cam/whep"))
-        #expect(WebRTCEndpoint("WHEP+HTTPS://example.com/live") == WebRTCEndpoint.forTest(.watch, "https://example.com/live"))
+        #expect(WebRTCEndpoint("WHEP+HTTPS://example.com/live") == WebRTCEndpoint.forTest(.watch, "HTTPS://example.com/live"))
         #expect(WebRTCEndpoint("whip+http://127.0.0.1/ingest") == WebRTCEndpoint.forTest(.publish, "http://127.0.0.1/ingest"))
         #expect(WebRTCEndpoint("https://cams.example.com/garage/whep") == WebRTCEndpoint.forTest(.watch, "https://cams.example.com/garage/whep"))
         #expect(WebRTCEndpoint("http://127.0.0.1:8889/garage/whip") == WebRTCEndpoint.forTest(.publish, "http://127.0.0.1:8889/garage/whip"))

@@ -141,15 +141,19 @@ async def delete(request):
     if entry is None:
         log(f"DELETE {request.path} 404")
         return web.Response(status=404)
-    pc, players, tasks = entry
+    log(f"DELETE {request.path} 200")
+    # Closing DTLS and ICE takes a while: after the answer, not before it.
+    asyncio.ensure_future(close(*entry))
+    return web.Response(status=200)
+
+
+async def close(pc, players, tasks):
     await pc.close()
     for player in players:
         if player is not None:
             for track in (player.audio, player.video):
                 if track is not None:
                     track.stop()
-    log(f"DELETE {request.path} 200")
-    return web.Response(status=200)
 
 
 async def busy(request):

@@ -67,6 +67,6 @@ private func candidate(_ text: String) {
     let fragment = TrickleFragment.body(offer: parsed, candidates: [(0, text)], gatheringDone: false)
     if newline != (fragment == nil) { fatalError("a candidate \(newline ? "with" : "without") a line break: fragment \(fragment.debugDescription)") }
     let full = WebRTCDescription.adding(candidates: [(0, text)], to: offer, gatheringDone: false)
-    let lines = full.components(separatedBy: "\r\n").filter { $0.hasPrefix("a=candidate:") }
+    let lines = full.components(separatedBy: "\r\n").filter { $0.utf8.starts(with: "a=candidate:".utf8) }
     if newline ? !lines.isEmpty : lines.count != 1 { fatalError("the offer carries \(lines.count) candidate lines for \(text.debugDescription)") }
 }

@@ -100,9 +100,13 @@ package struct WebRTCDescription: Sendable, Equatable {
 
     /// One `a=` line, in the newest media section or at session level before any.
     private mutating func note(attribute: Substring, sessionDirection: inout Direction) {
-        let name = attribute.prefix { $0 != ":" }
-        let argument = name.count < attribute.count ? String(attribute.dropFirst(name.count + 1)) : nil
-        if let direction = Direction(rawValue: String(name)), argument == nil {
+        // Split at the colon as bytes are, not as characters: a combining mark after the
+        // colon would join it into one character.
+        let scalars = attribute.unicodeScalars
+        let colon = scalars.firstIndex(of: ":")
+        let name = String(Substring(scalars[..<(colon ?? scalars.endIndex)]))
+        let argument = colon.map { String(Substring(scalars[scalars.index(after: $0)...])) }
+        if let direction = Direction(rawValue: name), argument == nil {
             if media.isEmpty { sessionDirection = direction } else { media[media.count - 1].direction = direction }
             return
         }

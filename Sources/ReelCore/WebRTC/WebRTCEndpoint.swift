@@ -44,9 +44,12 @@ package struct WebRTCEndpoint: Sendable, Equatable {
     /// Whether `url` is a WHEP or WHIP endpoint by its name alone.
     package static func isEndpoint(_ url: String) -> Bool { WebRTCEndpoint(url) != nil }
 
-    /// The session's own URL from a POST's `Location` (often relative), against the endpoint.
+    /// The session's own URL from a POST's `Location` (often relative), against the
+    /// endpoint: an absolute `http` or `https` URL, or nil.
     package func sessionURL(location: String) -> String? {
-        guard !location.isEmpty, !location.contains(where: { $0.isNewline }) else { return nil }
-        return URL(string: location, relativeTo: URL(string: url))?.absoluteURL.absoluteString
+        guard !location.isEmpty, !location.contains(where: { $0.isNewline }),
+              let resolved = URL(string: location, relativeTo: URL(string: url))?.absoluteURL.absoluteString,
+              let scheme = URL(string: resolved)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return resolved
     }
 }

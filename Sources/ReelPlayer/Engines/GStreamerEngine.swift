@@ -35,6 +35,12 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// The size of the pictures last queued (an adaptive stream's variant), video thread.
     private var lastSize: (width: Int, height: Int)?
+    /// When a WebRTC input last gave a frame of any stream (monotonic seconds): a server
+    /// that goes away leaves ICE connected here for long (GStreamer 1.22 checks no consent),
+    /// so silence is what says it is lost.
+    private let lastFrameAt = LockedValue(MonotonicPlaybackClock.shared.now)
+    /// How long a WebRTC input may give nothing before it is lost and opened again.
+    static let webRTCSilenceLimit = 3.0
     private let variant = LockedValue<String?>(nil)
     /// The variant being decoded (`1280x720`), once a picture came.
     var currentVariant: String? { variant.withLock { $0 } }
@@ -248,6 +254,14 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     private func isStopping(_ sink: any FrameSink) -> Bool { inbox.isStopped || sink.hasFailed }
 
+    /// Why a WebRTC input is lost: ICE says so, or nothing came for ``webRTCSilenceLimit``.
+    private var lostWebRTC: String? {
+        guard WebRTCEndpoint(opening.url) != nil else { return nil }
+        if let lost = decoder.lostConnection { return lost }
+        let silent = MonotonicPlaybackClock.shared.now - lastFrameAt.withLock { $0 }
+        return silent > Self.webRTCSilenceLimit ? "nothing came over WebRTC for \(Int(Self.webRTCSilenceLimit)) s" : nil
+    }
+
     /// Carries out the seeks the shell sends: a flushing seek in the pipeline, then the
     /// new timeline is the one frames are pulled for. Passes on GStreamer's buffering
     /// percentage as it changes.
@@ -285,12 +299,13 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
                 case nil:
                     Thread.sleep(forTimeInterval: 0.01)
                 case .frame(let frame):
+                    lastFrameAt.withLock { $0 = MonotonicPlaybackClock.shared.now }
                     queue(frame, serial)
                 case .end:
                     sink.streamEnded(type, serial: serial)
                     endedSerial = serial
                 case .nothingYet:
-                    if let lost = decoder.lostConnection { throw InputError(.other, operation: .read, url: opening.url, detail: lost) }
+                    if let lost = lostWebRTC { throw InputError(.other, operation: .read, url: opening.url, detail: lost) }
                     continue
                 }
             } catch {

@@ -8,37 +8,46 @@ extension ServerPlaybackTests {
     @Suite(.serialized) struct WebRTCTests {
         /// The aiortc server: WHEP at `/whep`, WHIP at `/whip`, 409 at `/busy`.
         final class Server {
-            let port: Int
-            let log: String
+            private(set) var port = 0
+            private(set) var log = ""
             let record: String
-            private let process: BackgroundProcess
+            private let file: String
+            private let token: String?
+            private var process: BackgroundProcess?
 
             init(serving file: String, token: String? = nil) throws {
-                let directory = try Paths.temporaryDirectory()
-                log = directory.appendingPathComponent("webrtc-server.log").path
-                record = directory.path
+                record = try Paths.temporaryDirectory().path
+                (self.file, self.token) = (file, token)
+                for _ in 0..<5 {
+                    if try start(on: LocalPorts.random()) { break }
+                }
+                guard process != nil else { throw TestSetupError("the WebRTC server did not start: \((try? String(contentsOfFile: log + ".err", encoding: .utf8)) ?? "")") }
+            }
+
+            /// Starts the server on `port`, logging to a file of its own; whether it listens.
+            @discardableResult
+            func start(on port: Int) throws -> Bool {
                 let python = Paths.packageRoot.appendingPathComponent(".cache/python/bin/python").path
                 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                     .appendingPathComponent("Support/webrtc-server.py").path
-                for _ in 0..<5 {
-                    let port = LocalPorts.random()
-                    let process = try BackgroundProcess(python, [script, String(port), file, record] + (token.map { [$0] } ?? []), outputPath: log, errorPath: log + ".err")
-                    for _ in 0..<200 where process.isRunning && !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") ?? false) {
-                        Thread.sleep(forTimeInterval: 0.05)
-                    }
-                    if process.isRunning {
-                        (self.port, self.process) = (port, process)
-                        return
-                    }
+                let log = try Paths.temporaryDirectory().appendingPathComponent("webrtc-server.log").path
+                let process = try BackgroundProcess(python, [script, String(port), file, record] + (token.map { [$0] } ?? []), outputPath: log, errorPath: log + ".err")
+                for _ in 0..<200 where process.isRunning && !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") ?? false) {
+                    Thread.sleep(forTimeInterval: 0.05)
                 }
-                throw TestSetupError("the WebRTC server did not start: \((try? String(contentsOfFile: log + ".err", encoding: .utf8)) ?? "")")
+                guard process.isRunning else { return false }
+                (self.port, self.process, self.log) = (port, process, log)
+                return true
             }
+
+            /// Ends the server at once (SIGKILL), as a crash would.
+            func kill() { process?.kill() }
 
             var whep: String { "whep+http://127.0.0.1:\(port)/whep" }
             /// The requests it answered, a line each (`POST /whep 201 ID`, `DELETE … 200`).
             var requests: [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter { $0 != "ready" } }
 
-            func stop() { process.stop() }
+            func stop() { process?.stop() }
         }
 
         /// 4 s of pictures that change every frame, H.264 without B-frames (as WebRTC carries
@@ -75,6 +84,36 @@ extension ServerPlaybackTests {
             let requests = server.requests
             #expect(requests.contains { $0.hasPrefix("POST /whep 201") } && requests.contains { $0.hasPrefix("DELETE /whep/session/") && $0.hasSuffix(" 200") },
                     "\(requests)")
+        }
+
+        /// A server that goes away (killed: ICE stays up here, nothing comes) is a lost input
+        /// after 3 s of silence; the player opens a new WHEP session when it is back, and the
+        /// pictures go on.
+        @Test(.timeLimit(.minutes(2))) func aLostServerIsAskedForANewSessionWhenItIsBack() throws {
+            let long = try Fixtures.made("webrtc-clip-24s.ts", ["-stream_loop", "5", "-i", try Self.clip(), "-c", "copy", "-f", "mpegts"])
+            let server = try Server(serving: long)
+            defer { server.stop() }
+            let stderr = try Paths.temporaryDirectory().appendingPathComponent("play.err").path
+            let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--stats", "--reconnect-for", "20", server.whep], errorPath: stderr)
+            defer { player.stop() }
+            func said() -> String { ((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "").replacingOccurrences(of: "\r", with: "\n") }
+            // The status line's count of pictures shown, the newest.
+            func shown() -> Int {
+                said().components(separatedBy: " shown ").dropFirst().compactMap { Int($0.drop { $0 == " " }.prefix { $0.isNumber }) }.last ?? 0
+            }
+            for _ in 0..<400 where shown() < 10 { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(shown() >= 10, "\(said().suffix(400))")
+            server.kill()
+            let port = server.port
+            for _ in 0..<200 where !said().contains("reconnecting (attempt 1)") { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(said().contains("nothing came over WebRTC for 3 s"), "\(said().suffix(600))")
+            #expect(try server.start(on: port), "the server did not start again on \(port)")
+            for _ in 0..<400 where !said().contains("reel: picture back") { Thread.sleep(forTimeInterval: 0.05) }
+            // The player's own lines, each from its "reel:" (a status line may lead it).
+            let lines = said().components(separatedBy: "reel: ").dropFirst().map { "reel: " + ($0.split(separator: "\n").first ?? "") }
+            print("WHEP reconnect:\n\(lines.joined(separator: "\n"))")
+            #expect(lines.contains { $0.hasPrefix("reel: reconnected after") } && lines.contains { $0.hasPrefix("reel: picture back") }, "\(lines)")
+            #expect(server.requests.contains { $0.hasPrefix("POST /whep 201") }, "a new session: \(server.requests)")
         }
 
         /// `reel probe` of a WHEP endpoint lists what the answer negotiated and the pictures

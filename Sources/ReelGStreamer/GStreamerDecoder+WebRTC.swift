@@ -145,6 +145,9 @@ extension GStreamerDecoder {
         lock.withLock { for stream in collection where decodes.contains(stream.type == .video ? .video : .audio) { playingIDs[stream.type] = stream.id } }
     }
 
+    /// Whether the input is a WebRTC session (WHEP) rather than a URI.
+    public var isWebRTC: Bool { webRTC != nil }
+
     /// Ends a WebRTC input's session at its server (WHEP's DELETE), once; the pipeline is
     /// left to the decoder's end. Nothing for other inputs.
     public func endSession() { webRTC?.end() }
@@ -157,9 +160,6 @@ extension GStreamerDecoder {
         let state = iceConnection
         return ["disconnected", "failed", "closed"].contains(state) ? "the WebRTC connection was lost (ICE \(state))" : nil
     }
-
-    /// The streams whose appsinks are linked now.
-    private var decoding: Streams { lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) } }
 
     private var iceGatheringComplete: Bool {
         reel_g_object_get_enum(UnsafeMutableRawPointer(source), "ice-gathering-state") == reel_webrtc_enum_value("gst_webrtc_ice_gathering_state_get_type", "complete")

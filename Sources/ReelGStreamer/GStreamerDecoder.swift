@@ -207,6 +207,9 @@ public final class GStreamerDecoder: @unchecked Sendable {
         }, context)
     }
 
+    /// The streams whose appsinks are linked now.
+    var decoding: Streams { lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) } }
+
     /// Whether `source` is the `uridecodebin3` of the pipeline started last (under `lock`).
     func isCurrent(_ source: UnsafeMutablePointer<GstElement>) -> Bool { source == self.source }
 
@@ -263,7 +266,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
         defer { if let latestCollection { gst_object_unref(UnsafeMutableRawPointer(latestCollection)) } }
         while true {
             if let linkFailure = lock.withLock({ linkFailure }) { throw GStreamerError(linkFailure) }
-            let linked = lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) }
+            let linked = decoding
             if let present, linked.isSuperset(of: present.intersection(wanted)) {
                 if present.isDisjoint(with: wanted) { throw GStreamerError(wanted == .audio ? "no audio stream" : wanted == .video ? "no video stream" : "no audio or video stream", kind: .noStreams) }
                 break
@@ -316,7 +319,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
         if let latestCollection { Self.awaitAudioTags(of: latestCollection, until: min(deadline, Date().addingTimeInterval(Self.tagWait))) }
         let described = latestCollection.map(Self.describe) ?? []
         lock.withLock { collection = described }
-        decodes = lock.withLock { Streams(video: videoSink != nil, audio: audioSink != nil) }
+        decodes = decoding
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try failure("cannot play") }
         return true
     }

@@ -52,7 +52,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// `webRTC`'s bearer token and jitter-buffer latency (seconds).
     init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil, readAhead: Double? = nil,
          deinterlace: GStreamerDecoder.Deinterlacing = GStreamerDecoder.Deinterlacing(.auto, .field),
-         webRTC: (token: String?, latency: Double) = (nil, 0.05)) throws {
+         webRTC: (token: String?, latency: Double) = (nil, Player.Configuration().webRTCLatency)) throws {
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
@@ -153,7 +153,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             }
             return stream
         }
-        let isWebRTC = WebRTCEndpoint(url) != nil
+        let isWebRTC = decoder.isWebRTC
         let format = FormatDescription(url: url, name: isWebRTC ? "whep" : "gstreamer", longName: isWebRTC ? "WebRTC (WHEP) through GStreamer's webrtcbin" : "GStreamer uridecodebin3", startTime: 0,
                                        duration: decoder.duration, size: nil, bitRate: nil, streamCount: streams.count, tags: decoder.metadata)
         return (MediaInfo(format: format, chapters: [], streams: streams), listed.map(\.id))
@@ -161,7 +161,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     var kind: PlaybackEngineKind { .gstreamer }
     /// A WebRTC input is opened again when it is lost (a new WHEP session), as other live inputs are.
-    var capabilities: EngineCapabilities { EngineCapabilities(reopensWhenLost: WebRTCEndpoint(opening.url) != nil) }
+    var capabilities: EngineCapabilities { EngineCapabilities(reopensWhenLost: decoder.isWebRTC) }
     var statistics: EngineStatistics {
         var statistics = EngineStatistics(videoDecoder: decoder.videoDecoder)
         if let bandwidth = decoder.adaptiveBandwidth {
@@ -256,7 +256,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Why a WebRTC input is lost: ICE says so, or nothing came for ``webRTCSilenceLimit``.
     private var lostWebRTC: String? {
-        guard WebRTCEndpoint(opening.url) != nil else { return nil }
+        guard decoder.isWebRTC else { return nil }
         if let lost = decoder.lostConnection { return lost }
         let silent = MonotonicPlaybackClock.shared.now - lastFrameAt.withLock { $0 }
         return silent > Self.webRTCSilenceLimit ? "nothing came over WebRTC for \(Int(Self.webRTCSilenceLimit)) s" : nil

@@ -67,18 +67,14 @@ extension ServerPlaybackTests {
                 "-c:v", "libx264", "-g", "25", "-bf", "2", "-pix_fmt", "yuv420p", "-c:a", "aac"])
         }
 
-        private func hashes(_ framemd5: String) -> [Substring] {
-            framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.drop { $0 == " " } }
-        }
-
         @Test(.timeLimit(.minutes(2))) func everyPictureArrivesOverTCPAsFFmpegDecodesTheFile() throws {
             let file = try Self.clip()
             let server = try Server(serving: file)
             defer { server.stop() }
-            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let received = try reel("decode", "--framemd5", "--rtsp-transport", "tcp", server.open, timeout: 60)
             #expect(received.status == 0, "\(received.stderr)")
-            #expect(hashes(received.stdout) == expected, "\(hashes(received.stdout).count) pictures received of \(expected.count)")
+            #expect(frameMD5Hashes(received.stdout) == expected, "\(frameMD5Hashes(received.stdout).count) pictures received of \(expected.count)")
         }
 
         @Test(.timeLimit(.minutes(2))) func playsOverUDPAndProbesBothStreams() throws {
@@ -105,7 +101,7 @@ extension ServerPlaybackTests {
             let played = try Processes.run(Paths.reel, ["play", "--headless", "--stats", "--live", "off", "--timeout", "2", "--tap", "y4m:\(tap)"] + options + [url], timeout: 60)
             let report = try? JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any]
             let tapped = FileManager.default.fileExists(atPath: tap)
-                ? hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", tap, "-f", "framemd5", "-"]).stdout) : []
+                ? frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", tap, "-f", "framemd5", "-"]).stdout) : []
             return (played.status, played.stderr, (report?["statistics"] as? [String: Any])?["input"] as? String, tapped)
         }
 
@@ -117,7 +113,7 @@ extension ServerPlaybackTests {
             let file = try Self.clip()
             let server = try Server(serving: file)
             defer { server.stop() }
-            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let played = try playAndTap(server.video, ["--rtsp-transport", transport])
             #expect(played.status == 0, "\(played.stderr)")
             #expect(played.input == "RTSP (Reel's client and RTP receiver, \(transport == "tcp" ? "interleaved TCP" : "UDP"))")
@@ -135,7 +131,7 @@ extension ServerPlaybackTests {
             #expect(!refused.stderr.contains("reconnecting"))
             let wrong = try reel("play", "--headless", "--user", "viewer", "--password", "guess", server.securedVideo, timeout: 30)
             #expect(wrong.status == 1 && wrong.stderr.contains("viewer:***@") && !wrong.stderr.contains("guess") && wrong.stderr.contains("(401)"), "\(wrong.stderr)")
-            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let played = try playAndTap(server.securedVideo, ["--user", "viewer", "--password", "s3cr@t"])
             #expect(played.status == 0, "\(played.stderr)")
             #expect(played.input?.hasPrefix("RTSP (Reel's client") == true && played.hashes == expected, "\(played.hashes.count) of \(expected.count)")
@@ -158,7 +154,7 @@ extension ServerPlaybackTests {
             let proxy = try BackgroundProcess("/usr/bin/python3", [script, String(port), String(server.port), "viewer", "s3cr@t"], outputPath: log)
             defer { proxy.stop() }
             try #require(waitForText("ready", in: log, timeout: 10) != nil, "the proxy did not start")
-            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let played = try playAndTap("rtsp://127.0.0.1:\(port)/video", ["--rtsp-transport", "tcp", "--user", "viewer", "--password", "s3cr@t"])
             let requests = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst().map(String.init)
             print("RTSP through a proxy whose nonce goes stale: \(requests.joined(separator: "; ")); \(played.hashes.count) of \(expected.count) pictures")
@@ -178,10 +174,10 @@ extension ServerPlaybackTests {
             #expect(refused.status == 1 && refused.stderr.contains("the server wants credentials it was not given, or refused them (401)"), "\(refused.stderr)")
             let wrong = try reel("probe", "--user", "viewer", "--password", "guess", server.secured, timeout: 60)
             #expect(wrong.status == 1 && wrong.stderr.contains("viewer:***@") && !wrong.stderr.contains("guess"), "\(wrong.stderr)")
-            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let received = try reel("decode", "--framemd5", "--rtsp-transport", "tcp", "--user", "viewer", "--password", "s3cr@t", server.secured, timeout: 60)
             #expect(received.status == 0, "\(received.stderr)")
-            #expect(hashes(received.stdout) == expected, "\(hashes(received.stdout).count) pictures received of \(expected.count)")
+            #expect(frameMD5Hashes(received.stdout) == expected, "\(frameMD5Hashes(received.stdout).count) pictures received of \(expected.count)")
         }
     
         /// Recording asked for before the stream opens: FFmpeg's RTSP demuxer reads it even
@@ -196,8 +192,8 @@ extension ServerPlaybackTests {
             #expect(played.status == 0, "\(played.stderr)")
             let report = try? JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any]
             #expect((report?["statistics"] as? [String: Any])?["input"] as? String == "RTSP input")
-            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
-            let written = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", recorded, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let written = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", recorded, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             // From a keyframe on (the clip has one each second) to the end.
             let start = written.first.flatMap { expected.firstIndex(of: $0) } ?? expected.count
             #expect(written.count >= 25 && Array(written) == Array(expected[start...]), "\(written.count) pictures recorded of \(expected.count), from \(start)")

@@ -5,10 +5,6 @@ extension ServerPlaybackTests {
     /// SRT through ffmpeg's libsrt on loopback: Reel as caller and as listener, the pictures
     /// against ffmpeg's decode of the file sent, and a wrong passphrase.
     @Suite(.serialized) struct SRTTests {
-        private func hashes(_ framemd5: String) -> [Substring] {
-            framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.drop { $0 == " " } }
-        }
-
         private func port() -> Int { LocalPorts.random() }
 
         /// ffmpeg sending `file` twice in real time as MPEG-TS to `url`: the first copy is
@@ -21,14 +17,14 @@ extension ServerPlaybackTests {
 
         @Test(.timeLimit(.minutes(2))) func everyPictureArrivesAsCallerAndTheSendersCloseIsTheEnd() throws {
             let file = try RTSPServerTests.clip()
-            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let port = port()
             let sender = try send(file, to: "srt://127.0.0.1:\(port)?mode=listener")
             defer { sender.stop() }
             try waitForUDPListener(on: port, sender)
             let received = try reel("decode", "--framemd5", "srt://127.0.0.1:\(port)?mode=caller", timeout: 60)
             #expect(received.status == 0, "\(received.stderr)")
-            let pictures = hashes(received.stdout)
+            let pictures = frameMD5Hashes(received.stdout)
             #expect(Array(pictures.prefix(expected.count)) == expected, "\(pictures.count) pictures received; the file has \(expected.count)")
         }
 

@@ -6,17 +6,15 @@ extension ServerPlaybackTests {
     /// loopback by Support/webrtc-server.py) sends a file's H.264 as it is and its sound as
     /// Opus; Reel receives through GStreamer's `webrtcbin`, signalled over HTTP.
     @Suite(.serialized) struct WebRTCTests {
-        /// The aiortc server: WHEP at `/whep`, WHIP at `/whip`, 409 at `/busy`.
+        /// The aiortc server: WHEP at `/whep`, 409 at `/busy`.
         final class Server {
             private(set) var port = 0
             private(set) var log = ""
-            let record: String
             private let file: String
             private let token: String?
             private var process: BackgroundProcess?
 
             init(serving file: String, token: String? = nil) throws {
-                record = try Paths.temporaryDirectory().path
                 (self.file, self.token) = (file, token)
                 for _ in 0..<5 {
                     if try start(on: LocalPorts.random()) { break }
@@ -31,11 +29,10 @@ extension ServerPlaybackTests {
                 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                     .appendingPathComponent("Support/webrtc-server.py").path
                 let log = try Paths.temporaryDirectory().appendingPathComponent("webrtc-server.log").path
-                let process = try BackgroundProcess(python, [script, String(port), file, record] + (token.map { [$0] } ?? []), outputPath: log, errorPath: log + ".err")
-                for _ in 0..<200 where process.isRunning && !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") ?? false) {
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
-                guard process.isRunning else { return false }
+                let process = try BackgroundProcess(python, [script, String(port), file] + (token.map { [$0] } ?? []), outputPath: log, errorPath: log + ".err")
+                // It ends at once when the port is taken.
+                guard (try? waitFor("the WebRTC server", while: process, condition: { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") ?? false })) != nil
+                else { return false }
                 (self.port, self.process, self.log) = (port, process, log)
                 return true
             }
@@ -58,10 +55,6 @@ extension ServerPlaybackTests {
                 "-c:v", "libx264", "-profile:v", "baseline", "-g", "25", "-bf", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "mpegts"])
         }
 
-        private func hashes(_ framemd5: String) -> [Substring] {
-            framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.drop { $0 == " " } }
-        }
-
         /// Every picture Reel shows is ffmpeg's decode of the file aiortc sends, in order from
         /// the first: on a clean loopback nothing is lost. The session is ended (DELETE) when
         /// the player stops, and the report names the input.
@@ -69,13 +62,13 @@ extension ServerPlaybackTests {
             let file = try Self.clip()
             let server = try Server(serving: file)
             defer { server.stop() }
-            let expected = hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let tap = try Paths.temporaryDirectory().appendingPathComponent("tap.y4m").path
             // Every picture counted (not live, which would skip to the target latency), for
             // 2.5 s of the 4 s sent: a WebRTC stream has no end of its own.
             let played = try reel("play", "--headless", "--stats", "--live", "off", "--duration", "2.5", "--timeout", "10", "--tap", "y4m:\(tap)", server.whep, timeout: 60)
             #expect(played.status == 0, "\(played.stderr)")
-            let received = FileManager.default.fileExists(atPath: tap) ? hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", tap, "-f", "framemd5", "-"]).stdout) : []
+            let received = FileManager.default.fileExists(atPath: tap) ? frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", tap, "-f", "framemd5", "-"]).stdout) : []
             print("WHEP: \(received.count) pictures shown, of the \(expected.count) in the file; requests: \(server.requests)")
             // How many come in 2.5 s depends on the machine's load (49 to 53 seen); what they
             // are does not.
@@ -103,14 +96,13 @@ extension ServerPlaybackTests {
             func shown() -> Int {
                 said().components(separatedBy: " shown ").dropFirst().compactMap { Int($0.drop { $0 == " " }.prefix { $0.isNumber }) }.last ?? 0
             }
-            for _ in 0..<400 where shown() < 10 { Thread.sleep(forTimeInterval: 0.05) }
-            #expect(shown() >= 10, "\(said().suffix(400))")
+            try waitFor("10 pictures shown", while: player) { shown() >= 10 }
             server.kill()
             let port = server.port
-            for _ in 0..<200 where !said().contains("reconnecting (attempt 1)") { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(waitForText("reconnecting (attempt 1)", in: stderr, timeout: 20) != nil, "\(said().suffix(600))")
             #expect(said().contains("nothing came over WebRTC for 3 s"), "\(said().suffix(600))")
             #expect(try server.start(on: port), "the server did not start again on \(port)")
-            for _ in 0..<400 where !said().contains("reel: picture back") { Thread.sleep(forTimeInterval: 0.05) }
+            _ = waitForText("reel: picture back", in: stderr, timeout: 20)
             // The player's own lines, each from its "reel:" (a status line may lead it).
             let lines = said().components(separatedBy: "reel: ").dropFirst().map { "reel: " + ($0.split(separator: "\n").first ?? "") }
             print("WHEP reconnect:\n\(lines.joined(separator: "\n"))")

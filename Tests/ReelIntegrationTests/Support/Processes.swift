@@ -238,6 +238,11 @@ func waitForUDPListener(on port: Int, _ process: BackgroundProcess) throws {
     }
 }
 
+/// The MD5 column of ffmpeg's `framemd5` text, a picture a line.
+func frameMD5Hashes(_ framemd5: String) -> [Substring] {
+    framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.drop { $0 == " " } }
+}
+
 /// Waits up to `timeout` seconds for the file at `path` (a process's stderr) to hold `text`
 /// `count` times, wherever it is on a line (stats lines end in a carriage return); returns
 /// when it did, or nil.

@@ -1,23 +1,18 @@
-# A WHEP and WHIP server for the tests, on aiortc (an independent WebRTC stack, from PyPI)
+# A WHEP server for the tests, on aiortc (an independent WebRTC stack, from PyPI)
 # and aiohttp, on loopback:
 # - POST /whep: a viewer's offer; answers with the video of FILE (an MPEG-TS of H.264, sent
 #   as it is: aiortc packetizes the file's own access units, so what arrives can be checked
 #   picture by picture against ffmpeg's framemd5 of FILE) and, when FILE has sound, its
 #   sound encoded to Opus by aiortc.
-# - POST /whip: a publisher's offer; every picture received is decoded by aiortc (FFmpeg
-#   through PyAV) and written to RECORD/whip-video.md5 as "PTS MD5" of its yuv420p planes,
-#   which is what ffmpeg's framemd5 hashes; the sound as 48 kHz stereo s16 to
-#   RECORD/whip-audio.s16.
 # - PATCH SESSION: trickle-ICE fragments (counted), DELETE SESSION: the session ends.
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
 # Each request is logged to standard output as one line; "ready" once listening.
-#   python3 webrtc-server.py PORT FILE RECORD [TOKEN]
+#   python3 webrtc-server.py PORT FILE [TOKEN]
 # Or, with --exchange, prints a viewer's offer (video and sound, receive only), a line
 # "--", and the answer of a server sending FILE's video, both made by aiortc, and ends:
 # real descriptions, for the fuzzer's seeds.
 #   python3 webrtc-server.py --exchange FILE
 import asyncio
-import hashlib
 import os
 import sys
 import uuid
@@ -73,45 +68,9 @@ async def whep(request):
     return await created(request, pc, "whep", [video, sound])
 
 
-async def whip(request):
-    if (response := refused(request)) is not None:
-        return response
-    pc = RTCPeerConnection()
-    tasks = []
-
-    @pc.on("track")
-    def on_track(track):
-        tasks.append(asyncio.ensure_future(keep(track)))
-
-    await pc.setRemoteDescription(RTCSessionDescription(sdp=await request.text(), type="offer"))
-    return await created(request, pc, "whip", [], tasks)
-
-
-async def keep(track):
-    if track.kind == "video":
-        with open(os.path.join(record, "whip-video.md5"), "a") as out:
-            while True:
-                try:
-                    frame = await track.recv()
-                except Exception:
-                    return
-                planes = frame.to_ndarray(format="yuv420p").tobytes()
-                out.write(f"{frame.pts} {hashlib.md5(planes).hexdigest()}\n")
-                out.flush()
-    else:
-        with open(os.path.join(record, "whip-audio.s16"), "ab") as out:
-            while True:
-                try:
-                    frame = await track.recv()
-                except Exception:
-                    return
-                out.write(frame.to_ndarray().tobytes())
-                out.flush()
-
-
-async def created(request, pc, route, players, tasks=()):
+async def created(request, pc, route, players):
     session = uuid.uuid4().hex
-    sessions[session] = (pc, players, tasks)
+    sessions[session] = (pc, players)
     answer = await pc.createAnswer()
     await pc.setLocalDescription(RTCSessionDescription(sdp=dtls_server(answer.sdp), type="answer"))
     log(f"POST /{route} 201 {session}")
@@ -147,7 +106,7 @@ async def delete(request):
     return web.Response(status=200)
 
 
-async def close(pc, players, tasks):
+async def close(pc, players):
     await pc.close()
     for player in players:
         if player is not None:
@@ -164,7 +123,6 @@ async def busy(request):
 async def main():
     app = web.Application()
     app.router.add_post("/whep", whep)
-    app.router.add_post("/whip", whip)
     app.router.add_post("/busy", busy)
     app.router.add_patch("/{route}/session/{session}", patch)
     app.router.add_delete("/{route}/session/{session}", delete)
@@ -198,6 +156,6 @@ if sys.argv[1] == "--exchange":
     path = sys.argv[2]
     asyncio.run(exchange_once())
 else:
-    port, path, record = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-    token = sys.argv[4] if len(sys.argv) > 4 else None
+    port, path = int(sys.argv[1]), sys.argv[2]
+    token = sys.argv[3] if len(sys.argv) > 3 else None
     asyncio.run(main())

@@ -58,8 +58,13 @@ tests() {
   wait "$watcher"
   return "$status"
 }
+# Every temporary file of the run (the tests' own directories, their servers' and players')
+# in one directory, removed at the end: the tests do not remove theirs, and runs left
+# 73 GB of them in /tmp on one machine, until its disk filled.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/reel-run-XXXXXX")
+export TMPDIR=$run_tmp
+trap 'rm -rf "$run_tmp" 2>/dev/null || true' EXIT
 others=$(mktemp) servers=$(mktemp)
-trap 'rm -f "$others" "$servers"' EXIT
 units='^ReelPlayerTests\.'
 chain='^ReelIntegrationTests\.PlaybackTests/'
 light='^ReelIntegrationTests\.LightPlaybackTests/'

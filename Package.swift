@@ -79,7 +79,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .target(name: "ReelEncoding", dependencies: ["ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelText", "CSocket"]),
+        .target(name: "ReelEncoding", dependencies: ["ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelGStreamer", "ReelText", "CSocket"]),
         .target(name: "ReelVAP", dependencies: ["ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelText"]),
         .target(name: "ReelPanorama", dependencies: ["ReelPlayer", "ReelCore", "ReelFFmpeg"]),
         .target(name: "Reel", dependencies: ["ReelPlayer", "ReelRTP", "ReelEncoding", "ReelVAP", "ReelPanorama"]),

@@ -5,6 +5,7 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 #include <gst/audio/audio.h>
 #include <gst/tag/tag.h>
@@ -22,6 +23,8 @@ static inline GstObject *reel_gst_message_source(GstMessage *message) { return G
 
 static inline GstBin *reel_gst_bin(GstElement *element) { return GST_BIN(element); }
 static inline GstAppSink *reel_gst_app_sink(GstElement *element) { return GST_APP_SINK(element); }
+static inline GstAppSrc *reel_gst_app_src(GstElement *element) { return GST_APP_SRC(element); }
+static inline void reel_gst_buffer_mark_delta_unit(GstBuffer *buffer) { GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT); }
 static inline GstObject *reel_gst_object(gpointer object) { return GST_OBJECT(object); }
 
 static inline void reel_g_object_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }
@@ -189,6 +192,46 @@ static inline gulong reel_g_connect_notify(gpointer object, const char *property
     gulong id = g_signal_connect_data(object, signal, G_CALLBACK(callback), data, NULL, (GConnectFlags)0);
     g_free(signal);
     return id;
+}
+
+/// Requests a sink pad of webrtcbin and links `upstream`'s source pad to it; the pad's
+/// transceiver goes in `direction` with `preferences` as its codec (the offer is made
+/// before any caps reach the pad) and asks for retransmissions of lost packets (NACK).
+/// False when a step failed.
+static inline gboolean reel_webrtc_link_sender(GstElement *webrtc, GstElement *upstream, gint direction, GstCaps *preferences) {
+    GstPad *sink = gst_element_request_pad_simple(webrtc, "sink_%u");
+    if (sink == NULL) return FALSE;
+    GstPad *source = gst_element_get_static_pad(upstream, "src");
+    gboolean linked = source != NULL && gst_pad_link(source, sink) == GST_PAD_LINK_OK;
+    if (source) gst_object_unref(source);
+    GObject *transceiver = NULL;
+    g_object_get(sink, "transceiver", &transceiver, NULL);
+    gst_object_unref(sink);
+    if (transceiver == NULL) return FALSE;
+    g_object_set(transceiver, "direction", direction, "codec-preferences", preferences, NULL);
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(transceiver), "do-nack")) g_object_set(transceiver, "do-nack", TRUE, NULL);
+    g_object_unref(transceiver);
+    return linked;
+}
+
+/// A keyframe request that reached a pad from downstream (GstForceKeyUnit: webrtcbin's
+/// RTP session sends one up when the peer asks with PLI or FIR): `callback(data)`, on the
+/// streaming thread that carries it.
+typedef void (*reel_gst_keyframe_request_callback)(gpointer data);
+typedef struct { reel_gst_keyframe_request_callback callback; gpointer data; } reel_gst_keyframe_probe;
+static inline GstPadProbeReturn reel_gst_keyframe_probe_function(GstPad *pad, GstPadProbeInfo *info, gpointer user) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (event != NULL && gst_video_event_is_force_key_unit(event)) {
+        reel_gst_keyframe_probe *probe = (reel_gst_keyframe_probe *)user;
+        probe->callback(probe->data);
+    }
+    return GST_PAD_PROBE_OK;
+}
+static inline gulong reel_gst_probe_keyframe_requests(GstPad *pad, reel_gst_keyframe_request_callback callback, gpointer data) {
+    reel_gst_keyframe_probe *probe = g_new(reel_gst_keyframe_probe, 1);
+    probe->callback = callback;
+    probe->data = data;
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, reel_gst_keyframe_probe_function, probe, g_free);
 }
 
 #endif

@@ -2,7 +2,8 @@ import ReelCore
 import ReelFFmpeg
 
 /// Where `reel encode` writes: an Annex B file, an MP4 (or another container libavformat
-/// knows by the file name), an RTP stream with its SDP, or a live stream to a server.
+/// knows by the file name), an RTP stream with its SDP, a live stream to a server, or a
+/// WebRTC server through WHIP.
 public enum EncodeDestination: Sendable, Equatable {
     /// An H.264 or H.265 elementary stream with start codes; parameter sets before every keyframe when asked.
     case annexB(path: String, repeatParameterSets: Bool)
@@ -13,12 +14,18 @@ public enum EncodeDestination: Sendable, Equatable {
     /// A live stream in `container` (FFmpeg's muxer name): FLV to `rtmp://` or `rtmps://`
     /// (a server such as nginx-rtmp), MPEG-TS to `srt://`, `udp://` or `tcp://`.
     case stream(url: String, container: String)
+    /// H.264 over WebRTC to a WHIP endpoint (`whip+http://…`, `whip+https://…`, or an
+    /// `http(s)` URL whose path ends in `/whip`), with a bearer token when given.
+    case whip(url: String, token: String?)
 
     /// Chosen from the output's name: `rtp://…`, a stream URL (`rtmp://`, `rtmps://`,
-    /// `srt://`, `udp://`, `tcp://`), `.h264`/`.264`/`.h265`/`.265`/`.hevc`, or a container.
-    public init(output: String, sdpPath: String? = nil, mtu: Int = 1400, repeatParameterSets: Bool = false) {
+    /// `srt://`, `udp://`, `tcp://`), a WHIP endpoint, `.h264`/`.264`/`.h265`/`.265`/`.hevc`,
+    /// or a container.
+    public init(output: String, sdpPath: String? = nil, mtu: Int = 1400, repeatParameterSets: Bool = false, whipToken: String? = nil) {
         let lowered = output.lowercased()
-        if lowered.hasPrefix("rtp://") {
+        if let endpoint = WebRTCEndpoint(output), endpoint.role == .publish {
+            self = .whip(url: output, token: whipToken)
+        } else if lowered.hasPrefix("rtp://") {
             self = .rtp(url: output, sdpPath: sdpPath, mtu: mtu)
         } else if lowered.hasPrefix("rtmp://") || lowered.hasPrefix("rtmps://") {
             self = .stream(url: output, container: "flv")
@@ -35,7 +42,15 @@ public enum EncodeDestination: Sendable, Equatable {
 extension EncodeDestination {
     /// Whether it is a live stream to a server (which a file is sent to at its frame rate).
     var isStream: Bool {
-        if case .stream = self { true } else { false }
+        switch self {
+        case .stream, .whip: true
+        default: false
+        }
+    }
+
+    /// Whether it is a WHIP endpoint.
+    var isWebRTC: Bool {
+        if case .whip = self { true } else { false }
     }
 }
 
@@ -44,6 +59,12 @@ protocol EncodedSampleSink: AnyObject {
     func write(_ sample: EncodedSample) throws
     func write(audio packet: Packet) throws
     func finish() throws
+    /// Whether the receiver asked for a keyframe since the last call (a WebRTC peer's PLI).
+    func takeKeyframeRequest() -> Bool
+}
+
+extension EncodedSampleSink {
+    func takeKeyframeRequest() -> Bool { false }
 }
 
 extension AnnexBWriter: EncodedSampleSink {

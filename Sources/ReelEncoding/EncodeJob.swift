@@ -70,6 +70,12 @@ public final class EncodeJob: @unchecked Sendable {
         if let duration, !(duration > 0) { throw EncoderError(.invalidProperty, "the duration must be positive, got \(duration)") }
         var properties = properties
         properties.expectedFrameRate = input.frameRate
+        if ([destination] + copies).contains(where: \.isWebRTC) {
+            guard codec == .h264 else { throw EncoderError(.invalidProperty, "WHIP sends H.264, not \(codec.rawValue)") }
+            // WebRTC receivers decode in arrival order, as browsers do: no B-frames (OBS
+            // turns them off for WHIP too).
+            properties.allowFrameReordering = false
+        }
         self.input = input
         session = try EncoderSession(codec: codec, width: input.width, height: input.height, properties: properties)
         destinations = [destination] + copies
@@ -120,7 +126,8 @@ public final class EncodeJob: @unchecked Sendable {
                 let due = started + (time.seconds - start) - monotonicSeconds()
                 if due > 0 { usleep(UInt32(min(due, 10) * 1_000_000)) }
             }
-            try session.encode(frame, presentationTime: time, forceKeyframe: forcedKeyframes.contains(index))
+            let requested = sinkLock.withLock { sinks.contains { $0.takeKeyframeRequest() } }
+            try session.encode(frame, presentationTime: time, forceKeyframe: forcedKeyframes.contains(index) || requested)
             index += 1
             mediaSeconds = time.seconds - start + 1 / frameRate
             try writeAudioReadSoFar()
@@ -168,6 +175,9 @@ public final class EncodeJob: @unchecked Sendable {
                                                frameRate: input.frameRate, audio: file?.audioStreamIndex, of: file?.demuxer)
             if muxer.reencodesAudio { audioReencodedFrom = inputAudioCodec }
             return ContainerSink(muxer: muxer, frameRate: input.frameRate)
+        case .whip(let url, let token):
+            audioLeftOut = inputAudioCodec
+            return try WHIPSink(url: url, token: token, format: format, frameRate: input.frameRate)
         case .rtp(let url, let sdpPath, let mtu):
             audioLeftOut = inputAudioCodec
             let sender = try RTPSender(url: url, format: format, mtu: mtu, pacesInRealTime: !input.isLive)

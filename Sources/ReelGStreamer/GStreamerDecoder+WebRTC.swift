@@ -11,13 +11,6 @@ extension GStreamerDecoder {
         + "profile-level-id=(string)42e01f;application/x-rtp,media=video,encoding-name=VP8,payload=97,clock-rate=90000"
     static let offeredAudio = "application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000,encoding-params=(string)2"
 
-    /// How long the offer waits for the host's candidates (they come within milliseconds;
-    /// a STUN server's may not, and are trickled after it).
-    static let gatheringWait = 1.0
-
-    /// GStreamer's names of `GstWebRTCICEConnectionState`'s values, in order.
-    private static let iceStates = ["new", "checking", "connected", "completed", "failed", "disconnected", "closed"]
-
     /// A pipeline of one `webrtcbin` receiving `streams` (its jitter buffer holding packets
     /// `latency` ms for late and retransmitted ones); its bus; the `webrtcbin`.
     static func assembleWebRTC(streams: Streams, latency: Int) throws(GStreamerError)
@@ -50,24 +43,16 @@ extension GStreamerDecoder {
         return (pipeline, bus, webrtc)
     }
 
-    /// The callbacks of `webrtcbin` into this decoder: its streams, its candidates, and the
-    /// ends of gathering and of the connection (words on the bus, which the open waits on).
+    /// The callbacks of `webrtcbin` into this decoder and its candidates: its streams, its
+    /// candidates, and the ends of gathering and of the connection (words on the bus,
+    /// which the open waits on).
     func connectWebRTCSignals() {
         let context = Unmanaged.passUnretained(self).toOpaque()
         reel_gst_connect_pad_added(source, { element, pad, context in
             guard let element, let pad, let context else { return }
             Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().decodeReceived(pad, from: element)
         }, context)
-        reel_webrtc_connect_ice_candidate(source, { _, mediaIndex, candidate, context in
-            guard let candidate, let context else { return }
-            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().webRTC?.add(String(cString: candidate), mediaIndex: Int(mediaIndex))
-        }, context)
-        for property in ["ice-gathering-state", "ice-connection-state"] {
-            reel_g_connect_notify(UnsafeMutableRawPointer(source), property, { _, _, context in
-                guard let context else { return }
-                Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteICEState()
-            }, context)
-        }
+        webRTC?.watch(source, postingTo: bus)
         reel_gst_connect_deep_element_added(pipeline, { bin, _, element, context in
             guard let bin, let element, let context else { return }
             Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element, in: UnsafeMutableRawPointer(bin))
@@ -92,14 +77,6 @@ extension GStreamerDecoder {
         if gst_pad_link(pad, sinkPad) != GST_PAD_LINK_OK { noteLinkFailure("cannot link a received stream to decodebin", from: webrtc) }
     }
 
-    /// ICE's gathering or connection moved on (an ICE thread): the end of gathering goes to
-    /// the server, and the open, which waits on the bus, looks again.
-    private func noteICEState() {
-        if iceGatheringComplete { webRTC?.finishGathering() }
-        guard let word = gst_structure_new_empty("reel-webrtc-state"), let message = gst_message_new_application(reel_gst_object(pipeline), word) else { return }
-        gst_bus_post(bus, message)
-    }
-
     /// Starts `webrtcbin`, makes the offer, sends it with the candidates of the host, sets the
     /// server's answer, and waits until every stream the server sends that was asked for is
     /// decoded, or `timeout` seconds have passed. Throws the signalling's error as it is.
@@ -107,21 +84,7 @@ extension GStreamerDecoder {
         guard let webRTC else { return }
         let deadline = Date().addingTimeInterval(timeout)
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try failure("cannot start webrtcbin") }
-        var refusal: UnsafeMutablePointer<gchar>?
-        guard let offerText = reel_webrtc_create_offer(source, &refusal) else {
-            defer { g_free(refusal) }
-            throw GStreamerError("webrtcbin made no offer: \(refusal.map { String(cString: $0) } ?? "no reason given")")
-        }
-        let offer = String(cString: offerText)
-        g_free(offerText)
-        try waitOnBus(until: min(deadline, Date().addingTimeInterval(Self.gatheringWait))) { webRTC.isGatheringDone }
-        let answerText = try webRTC.exchange(offerText: offer)
-        let answer: WebRTCDescription
-        do { answer = try WebRTCDescription(parsing: answerText) } catch { throw GStreamerError("the server's answer: \(error)", kind: .notMedia) }
-        if let failed = reel_webrtc_set_remote_description(source, "answer", answerText) {
-            defer { g_free(failed) }
-            throw GStreamerError("webrtcbin refused the server's answer: \(String(cString: failed))")
-        }
+        let answer = try WebRTCBin.negotiate(source, through: webRTC, until: deadline) { try waitOnBus(until: $0, $1) }
         let sent = answer.sentMedia
         let present = Streams(video: sent.contains { $0.kind == "video" }, audio: sent.contains { $0.kind == "audio" })
         guard !present.isDisjoint(with: wanted) else {
@@ -131,9 +94,10 @@ extension GStreamerDecoder {
         let needed = present.intersection(wanted)
         // Linked, and the first buffer's caps at each sink: the input's description reads them.
         let linked = try waitOnBus(until: deadline) {
-            if iceConnection == "failed" { return true }
+            if WebRTCBin.iceConnection(of: source) == "failed" { return true }
             return decoding.isSuperset(of: needed) && (!needed.contains(.video) || videoFormat != nil) && (!needed.contains(.audio) || audioFormat != nil)
         }
+        let iceConnection = WebRTCBin.iceConnection(of: source)
         if iceConnection == "failed" { throw GStreamerError("the WebRTC connection failed (ICE found no path to the server)", kind: .cannotRead) }
         guard linked else {
             let stage = ["new", "checking"].contains(iceConnection) ? "the WebRTC connection did not come up (ICE \(iceConnection))"
@@ -155,21 +119,7 @@ extension GStreamerDecoder {
     /// Why a WebRTC input is lost, when ICE says it is (`disconnected`: the server stopped
     /// answering its consent checks; `failed`, `closed`); nil while it is not, and for
     /// other inputs.
-    public var lostConnection: String? {
-        guard webRTC != nil else { return nil }
-        let state = iceConnection
-        return ["disconnected", "failed", "closed"].contains(state) ? "the WebRTC connection was lost (ICE \(state))" : nil
-    }
-
-    private var iceGatheringComplete: Bool {
-        reel_g_object_get_enum(UnsafeMutableRawPointer(source), "ice-gathering-state") == reel_webrtc_enum_value("gst_webrtc_ice_gathering_state_get_type", "complete")
-    }
-
-    /// `webrtcbin`'s ICE connection state, by GStreamer's name.
-    private var iceConnection: String {
-        let state = Int(reel_g_object_get_enum(UnsafeMutableRawPointer(source), "ice-connection-state"))
-        return Self.iceStates.indices.contains(state) ? Self.iceStates[state] : "unknown"
-    }
+    public var lostConnection: String? { webRTC == nil ? nil : WebRTCBin.lostConnection(of: source) }
 
     /// Pops the bus until `done` holds (looked at after each message, and every 20 ms) or
     /// `deadline` passes; whether it held. Throws the first error on the bus, or a failure

@@ -1,3 +1,4 @@
+import CGStreamer
 import Foundation
 import ReelCore
 
@@ -27,7 +28,37 @@ final class WebRTCCandidates: @unchecked Sendable {
     /// Trickles leave libnice's thread at once and go out in order, one at a time.
     private let trickles = DispatchQueue(label: "reel.webrtc.trickle")
 
+    /// The `webrtcbin` watched and its pipeline's bus (``watch(_:postingTo:)``), alive as
+    /// long as the pipeline: its owner stops it before letting this go.
+    private var watched: (webrtc: UnsafeMutablePointer<GstElement>, bus: UnsafeMutablePointer<GstBus>)?
+
     init(signalling: WebRTCSignalling) { self.signalling = signalling }
+
+    /// Takes `webrtc`'s local candidates (for the offer, or trickled after it) and the end
+    /// of their gathering; each change of its ICE or connection state is posted on `bus`
+    /// as an application message, for whoever waits on the bus to look again.
+    func watch(_ webrtc: UnsafeMutablePointer<GstElement>, postingTo bus: UnsafeMutablePointer<GstBus>) {
+        lock.withLock { watched = (webrtc, bus) }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        reel_webrtc_connect_ice_candidate(webrtc, { _, mediaIndex, candidate, context in
+            guard let candidate, let context else { return }
+            Unmanaged<WebRTCCandidates>.fromOpaque(context).takeUnretainedValue().add(String(cString: candidate), mediaIndex: Int(mediaIndex))
+        }, context)
+        for property in ["ice-gathering-state", "ice-connection-state", "connection-state"] {
+            reel_g_connect_notify(UnsafeMutableRawPointer(webrtc), property, { _, _, context in
+                guard let context else { return }
+                Unmanaged<WebRTCCandidates>.fromOpaque(context).takeUnretainedValue().noteState()
+            }, context)
+        }
+    }
+
+    /// A state of the watched `webrtcbin` changed (an ICE or DTLS thread).
+    private func noteState() {
+        guard let (webrtc, bus) = lock.withLock({ watched }) else { return }
+        if WebRTCBin.isGatheringComplete(webrtc) { finishGathering() }
+        guard let word = gst_structure_new_empty("reel-webrtc-state"), let message = gst_message_new_application(reel_gst_object(webrtc), word) else { return }
+        gst_bus_post(bus, message)
+    }
 
     var isGatheringDone: Bool { lock.withLock { gatheringDone } }
 

@@ -75,7 +75,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         /// A decoder of the input, decoding audio stream `audioStreamID` when given.
         func decoder(audioStreamID: String? = nil) throws -> GStreamerDecoder {
             if let endpoint = WebRTCEndpoint(url), endpoint.role == .watch {
-                let signalling = WHEPClient(endpoint: endpoint, given: url, token: webRTC.token, timeout: timeout ?? 15)
+                let signalling = WebRTCHTTPSignalling(endpoint: endpoint, given: url, token: webRTC.token, timeout: timeout ?? 15)
                 do {
                     return try GStreamerDecoder(webRTC: signalling, streams: streams, timeout: timeout ?? 15, latency: Int((webRTC.latency * 1000).rounded()))
                 } catch let error as GStreamerError {

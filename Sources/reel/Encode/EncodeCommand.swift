@@ -13,8 +13,10 @@ struct EncodeCommand: AsyncParsableCommand {
             burnt in, in real time; --timecode adds a glass-to-glass timecode that `reel play \
             --measure-latency` and `reel latency` read). The output is an Annex B stream (.h264, \
             .h265), a container (.mp4, .mkv, .mov), rtp://HOST:PORT with its SDP written by --sdp, \
-            or a live stream: rtmp://SERVER/APP/NAME (FLV), srt://, udp:// or tcp:// (MPEG-TS); a \
-            file sent to a stream goes at its frame rate. -o may be repeated: the pictures are \
+            a live stream: rtmp://SERVER/APP/NAME (FLV), srt://, udp:// or tcp:// (MPEG-TS), or a \
+            WebRTC server through WHIP (whip+http://HOST/PATH, or an http(s) URL ending in /whip: \
+            H.264 without B-frames, keyframes when the server asks); a file sent to a stream goes \
+            at its frame rate. -o may be repeated: the pictures are \
             encoded once and written to each output (a stream and a recording of it).
             """)
 
@@ -72,8 +74,11 @@ struct EncodeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("repeat-headers"), help: "Annex B: parameter sets before every keyframe, not only at the start.")
     var repeatHeaders = false
 
-    @Option(name: .shortAndLong, help: "out.h264, out.h265, out.mp4, rtp://HOST:PORT, rtmp://SERVER/APP/NAME, srt://HOST:PORT, udp:// or tcp://; repeated, the same encode to each.")
+    @Option(name: .shortAndLong, help: "out.h264, out.h265, out.mp4, rtp://HOST:PORT, rtmp://SERVER/APP/NAME, srt://HOST:PORT, udp://, tcp:// or whip+http://HOST/PATH; repeated, the same encode to each.")
     var output: [String] = []
+
+    @Option(name: .customLong("whip-token"), help: "Bearer token for a WHIP output.")
+    var whipToken: String?
 
     @Option(help: "Where to write the SDP of an RTP output.")
     var sdp: String?
@@ -105,6 +110,9 @@ struct EncodeCommand: AsyncParsableCommand {
             throw ValidationError("--camera writes to a file only with --duration")
         }
         if output.filter({ $0.lowercased().hasPrefix("rtp://") }).count > 1 { throw ValidationError("one rtp:// output at most (--sdp describes it)") }
+        if codec != "h264", output.map(destination).contains(where: { if case .whip = $0 { true } else { false } }) {
+            throw ValidationError("a WHIP output sends H.264: give --codec h264")
+        }
     }
 
     func run() async throws {
@@ -124,7 +132,7 @@ struct EncodeCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data(String(format: "reel: %d frames (%d dropped) → %@, %.0f kbit/s\n", report.samplesOut,
                                                    report.framesDropped, output.joined(separator: ", "), report.averageBitRate / 1000).utf8))
         if let codec = report.audioLeftOut {
-            FileHandle.standardError.write(Data("reel: the input's \(codec) audio is not in the output (only a container carries audio)\n".utf8))
+            FileHandle.standardError.write(Data("reel: the input's \(codec) audio is not in the output (Annex B, RTP and WHIP outputs carry video alone)\n".utf8))
         }
         if let codec = report.audioReencodedFrom {
             FileHandle.standardError.write(Data("reel: the input's \(codec) audio was re-encoded to AAC (the container does not take \(codec))\n".utf8))
@@ -164,7 +172,7 @@ struct EncodeCommand: AsyncParsableCommand {
     }
 
     private func destination(_ output: String) -> EncodeDestination {
-        EncodeDestination(output: output, sdpPath: sdp, mtu: mtu, repeatParameterSets: repeatHeaders)
+        EncodeDestination(output: output, sdpPath: sdp, mtu: mtu, repeatParameterSets: repeatHeaders, whipToken: whipToken)
     }
 
     private func makeInput() throws -> any EncoderInput {

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 extension ServerPlaybackTests {
-    /// WHEP against a real, independent WebRTC stack: aiortc (Python, started here on
-    /// loopback by Support/webrtc-server.py) sends a file's H.264 as it is and its sound as
-    /// Opus; Reel receives through GStreamer's `webrtcbin`, signalled over HTTP.
+    /// WHEP and WHIP against a real, independent WebRTC stack: aiortc (Python, started here
+    /// on loopback by Support/webrtc-server.py) sends a file's H.264 as it is and its sound
+    /// as Opus, and decodes what is published to it; Reel receives and sends through
+    /// GStreamer's `webrtcbin`, signalled over HTTP.
     @Suite(.serialized) struct WebRTCTests {
-        /// The aiortc server: WHEP at `/whep`, 409 at `/busy`.
+        /// The aiortc server: WHEP at `/whep`, WHIP at `/whip`, 409 at `/busy`.
         final class Server {
             private(set) var port = 0
             private(set) var log = ""
@@ -41,8 +42,18 @@ extension ServerPlaybackTests {
             func kill() { process?.kill() }
 
             var whep: String { "whep+http://127.0.0.1:\(port)/whep" }
+            var whip: String { "whip+http://127.0.0.1:\(port)/whip" }
+            private var lines: [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
             /// The requests it answered, a line each (`POST /whep 201 ID`, `DELETE … 200`).
-            var requests: [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter { $0 != "ready" } }
+            var requests: [String] { lines.filter { $0 != "ready" && !$0.hasPrefix("picture ") } }
+            /// The MD5 of each picture published to it that it decoded, in order.
+            var pictures: [String] { lines.filter { $0.hasPrefix("picture ") }.compactMap { $0.split(separator: " ").last.map(String.init) } }
+
+            /// Waits (10 s at most) until it has decoded `count` pictures published to it.
+            func waitForPictures(_ count: Int) throws {
+                guard let process else { throw TestSetupError("the WebRTC server is not running") }
+                try waitFor("\(count) pictures decoded by the WebRTC server", while: process) { pictures.count >= count }
+            }
 
             func stop() { process?.stop() }
         }
@@ -79,6 +90,41 @@ extension ServerPlaybackTests {
             let requests = server.requests
             #expect(requests.contains { $0.hasPrefix("POST /whep 201") } && requests.contains { $0.hasPrefix("DELETE /whep/session/") && $0.hasSuffix(" 200") },
                     "\(requests)")
+        }
+
+        /// `reel encode -o whip+…` publishes to aiortc, which decodes what comes with
+        /// libavcodec: every picture it decodes is, in order, the decode of what Reel's encoder
+        /// wrote beside it (`-o sent.h264`, the same samples), and none is missing on a clean
+        /// loopback. The bearer token goes with the offer; the session is ended at the end.
+        @Test(.timeLimit(.minutes(2))) func whatReelPublishesOverWHIPIsWhatItsEncoderMade() throws {
+            let source = try Fixtures.made("webrtc-publish-3s.y4m", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=3", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe"])
+            let server = try Server(serving: try Self.clip(), token: "s3cret")
+            defer { server.stop() }
+            let sent = try Paths.temporaryDirectory().appendingPathComponent("sent.h264").path
+            // Baseline, as aiortc (and every browser) decodes it; a keyframe each second.
+            let encode = try reel("encode", "-i", source, "--profile", "baseline", "--gop", "25", "--whip-token", "s3cret", "-o", server.whip, "-o", sent, timeout: 60)
+            #expect(encode.status == 0, "\(encode.stderr)")
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sent, "-f", "framemd5", "-"]).stdout).map(String.init)
+            // aiortc decodes on its own loop: the last pictures may be logged after the encode ends.
+            try? server.waitForPictures(expected.count)
+            let received = server.pictures
+            print("WHIP: the server decoded \(received.count) pictures of the \(expected.count) sent; requests: \(server.requests)")
+            #expect(expected.count == 75, "the encoder wrote \(expected.count) pictures")
+            #expect(received == expected, "the pictures the server decoded are not the encoder's, all of them in order")
+            let requests = server.requests
+            #expect(requests.contains { $0.hasPrefix("POST /whip 201") } && requests.contains { $0.hasPrefix("DELETE /whip/session/") && $0.hasSuffix(" 200") },
+                    "\(requests)")
+        }
+
+        /// A WHIP endpoint's refusal ends the encode with one line naming it.
+        @Test(.timeLimit(.minutes(1))) func aRefusedPublisherIsOneClearLine() throws {
+            let server = try Server(serving: try Self.clip(), token: "s3cret")
+            defer { server.stop() }
+            let refused = try reel("encode", "--camera", "320x240@25", "--duration", "2", "-o", server.whip, timeout: 30)
+            let lines = refused.stderr.split(separator: "\n")
+            #expect(refused.status != 0 && lines.count == 1 && refused.stderr.contains("401"), "\(refused.stderr)")
+            let h265 = try reel("encode", "--camera", "320x240@25", "--duration", "2", "--codec", "h265", "-o", server.whip, timeout: 30)
+            #expect(h265.status != 0 && h265.stderr.contains("H.264"), "\(h265.stderr)")
         }
 
         /// A server that goes away (killed: ICE stays up here, nothing comes) is a lost input

@@ -4,6 +4,9 @@
 #   as it is: aiortc packetizes the file's own access units, so what arrives can be checked
 #   picture by picture against ffmpeg's framemd5 of FILE) and, when FILE has sound, its
 #   sound encoded to Opus by aiortc.
+# - POST /whip: a publisher's offer; what it sends is decoded by aiortc (libavcodec through
+#   PyAV) and each picture logged as "picture N MD5", the MD5 of its planes as ffmpeg's
+#   framemd5 hashes a yuv420p picture.
 # - PATCH SESSION: trickle-ICE fragments (counted), DELETE SESSION: the session ends.
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
 # Each request is logged to standard output as one line; "ready" once listening.
@@ -13,6 +16,7 @@
 # real descriptions, for the fuzzer's seeds.
 #   python3 webrtc-server.py --exchange FILE
 import asyncio
+import hashlib
 import os
 import sys
 import uuid
@@ -66,6 +70,50 @@ async def whep(request):
             prefer(transceiver, "audio/opus")
             pc.addTrack(sound.audio)
     return await created(request, pc, "whep", [video, sound])
+
+
+def picture_md5(frame):
+    """The MD5 of a decoded picture's planes, each row without its padding."""
+    digest = hashlib.md5()
+    for plane in frame.planes:
+        data = bytes(plane)
+        for row in range(plane.height):
+            start = row * plane.line_size
+            digest.update(data[start:start + plane.width])
+    return digest.hexdigest()
+
+
+async def record(track):
+    count = 0
+    while True:
+        try:
+            frame = await track.recv()
+        except Exception:
+            return
+        if frame.format.name != "yuv420p":
+            frame = frame.reformat(format="yuv420p")
+        log(f"picture {count} {picture_md5(frame)}")
+        count += 1
+
+
+async def whip(request):
+    if (response := refused(request)) is not None:
+        return response
+    if request.content_type != "application/sdp":
+        log(f"POST /whip 415 {request.content_type}")
+        return web.Response(status=415, text="an offer is application/sdp")
+    pc = RTCPeerConnection()
+
+    @pc.on("track")
+    def on_track(track):
+        if track.kind == "video":
+            asyncio.ensure_future(record(track))
+
+    await pc.setRemoteDescription(RTCSessionDescription(sdp=await request.text(), type="offer"))
+    for transceiver in pc.getTransceivers():
+        if transceiver.kind == "video":
+            prefer(transceiver, "video/h264")
+    return await created(request, pc, "whip", [])
 
 
 async def created(request, pc, route, players):
@@ -123,6 +171,7 @@ async def busy(request):
 async def main():
     app = web.Application()
     app.router.add_post("/whep", whep)
+    app.router.add_post("/whip", whip)
     app.router.add_post("/busy", busy)
     app.router.add_patch("/{route}/session/{session}", patch)
     app.router.add_delete("/{route}/session/{session}", delete)

@@ -5,11 +5,11 @@ import FoundationNetworking
 import ReelCore
 import ReelGStreamer
 
-/// WHEP's HTTP side (draft-ietf-wish-whep; WHIP's, RFC 9725, is the same exchange): the
-/// offer is POSTed to the endpoint, the answer and the session's `Location` come back;
-/// candidates found later are PATCHed to the session while the server takes them; the
-/// session is DELETEd at the end. A bearer token goes with every request when given.
-final class WHEPClient: WebRTCSignalling, @unchecked Sendable {
+/// The HTTP side of WHEP (draft-ietf-wish-whep) and WHIP (RFC 9725), one exchange for
+/// both: the offer is POSTed to the endpoint, the answer and the session's `Location` come
+/// back; candidates found later are PATCHed to the session while the server takes them;
+/// the session is DELETEd at the end. A bearer token goes with every request when given.
+package final class WebRTCHTTPSignalling: WebRTCSignalling, @unchecked Sendable {
     let endpoint: WebRTCEndpoint
     /// The URL the user gave, for errors.
     let given: String
@@ -23,14 +23,14 @@ final class WHEPClient: WebRTCSignalling, @unchecked Sendable {
     /// How long the session's DELETE may take when the player stops.
     static let endTimeout = 2.0
 
-    init(endpoint: WebRTCEndpoint, given: String, token: String?, timeout: Double) {
+    package init(endpoint: WebRTCEndpoint, given: String, token: String?, timeout: Double) {
         self.endpoint = endpoint
         self.given = given
         self.token = token
         self.timeout = timeout
     }
 
-    func exchange(offer: String) throws -> String {
+    package func exchange(offer: String) throws -> String {
         guard let url = URL(string: endpoint.url) else { throw InputError(.other, operation: .open, url: given, detail: "not a URL") }
         let (data, response) = try send(request(url, method: "POST", type: "application/sdp", body: offer), timeout: timeout)
         guard (200..<300).contains(response.statusCode) else {
@@ -45,7 +45,7 @@ final class WHEPClient: WebRTCSignalling, @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    func trickle(_ fragment: String) {
+    package func trickle(_ fragment: String) {
         guard let session = lock.withLock({ tricklesRefused ? nil : session }) else { return }
         var patch = request(session.url, method: "PATCH", type: TrickleFragment.contentType, body: fragment)
         patch.setValue(session.entityTag ?? "\"*\"", forHTTPHeaderField: "If-Match")
@@ -54,7 +54,7 @@ final class WHEPClient: WebRTCSignalling, @unchecked Sendable {
         if !(200..<300).contains(response.statusCode) { lock.withLock { tricklesRefused = true } }
     }
 
-    func end() {
+    package func end() {
         guard let session = lock.withLock({ () -> (url: URL, entityTag: String?)? in
             defer { self.session = nil }
             return self.session

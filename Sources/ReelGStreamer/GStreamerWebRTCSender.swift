@@ -1,0 +1,176 @@
+import CGStreamer
+import Foundation
+import ReelCore
+
+/// Sends an H.264 stream to a WebRTC peer (WHIP) through GStreamer's `webrtcbin`: encoded
+/// samples enter an `appsrc`, `rtph264pay` packetizes them (parameter sets before every
+/// keyframe), and `webrtcbin` sends them send-only over ICE, DTLS and SRTP, with RTCP and
+/// retransmissions (NACK) where the peer takes them. A peer's keyframe request (PLI, FIR)
+/// comes back as ``takeKeyframeRequest()``, for the encoder.
+///
+/// The open makes the offer, exchanges it through the signalling, and waits until media can
+/// flow (ICE and DTLS connected): samples sent after it are not lost to the handshake.
+public final class GStreamerWebRTCSender: @unchecked Sendable {
+    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let bus: UnsafeMutablePointer<GstBus>
+    private let webrtc: UnsafeMutablePointer<GstElement>
+    private let source: UnsafeMutablePointer<GstElement>
+    private let candidates: WebRTCCandidates
+    private let lock = NSLock()
+    private var keyframeRequested = false
+    private var finished = false
+
+    /// The payload type and RTP caps of the video, as offered.
+    static let payloadType = 96
+
+    /// Sends samples of `format` (H.264) at `frameRate` to the peer `signalling` reaches;
+    /// waits up to `timeout` seconds for the connection. Throws the signalling's own error
+    /// (the server's refusal) as it is, and GStreamer's as a ``GStreamerError``.
+    public init(signalling: WebRTCSignalling, format: VideoFormatDescription, frameRate: Rational, timeout: Double = 15) throws {
+        _ = GStreamer.initialised
+        guard format.codec == .h264, let sps = format.parameterSets.first, sps.count >= 4 else {
+            throw GStreamerError("WebRTC publishing sends H.264 (with its parameter sets)", kind: .other)
+        }
+        candidates = WebRTCCandidates(signalling: signalling)
+        var failure: UnsafeMutablePointer<GError>?
+        let description = "appsrc name=video is-live=true format=time do-timestamp=true"
+            + " ! rtph264pay pt=\(Self.payloadType) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
+            + " ! capsfilter name=payloaded caps=application/x-rtp,media=video,encoding-name=H264,payload=\(Self.payloadType),clock-rate=90000"
+            + " webrtcbin name=webrtc bundle-policy=max-bundle"
+        guard let pipeline = gst_parse_launch(description, &failure) else {
+            defer { if let failure { g_error_free(failure) } }
+            throw GStreamerError("cannot make the WebRTC pipeline: \(failure.map { String(cString: $0.pointee.message) } ?? "no reason given")",
+                                 kind: .missingPlugin)
+        }
+        if let failure { g_error_free(failure) }
+        let bin = reel_gst_bin(pipeline)
+        guard let bus = gst_element_get_bus(pipeline), let webrtc = gst_bin_get_by_name(bin, "webrtc"), let source = gst_bin_get_by_name(bin, "video") else {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw GStreamerError("the WebRTC pipeline lacks its elements")
+        }
+        (self.pipeline, self.bus) = (pipeline, bus)
+        (self.webrtc, self.source) = (webrtc, source)
+        gst_object_unref(UnsafeMutableRawPointer(webrtc))   // the pipeline keeps them
+        gst_object_unref(UnsafeMutableRawPointer(source))
+        try configure(format: format, frameRate: frameRate, profileLevel: sps[1...3].map { String(format: "%02x", $0) }.joined())
+        candidates.watch(webrtc, postingTo: bus)
+        try open(timeout: timeout)
+    }
+
+    deinit {
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        candidates.end()
+    }
+
+    /// The source's caps (the stream's `avcC`), the send-only transceiver offering the
+    /// stream's profile and level, and the watch for keyframe requests.
+    private func configure(format: VideoFormatDescription, frameRate: Rational, profileLevel: String) throws(GStreamerError) {
+        let record = format.configurationRecord.map { String(format: "%02x", $0) }.joined()
+        let rate = frameRate.isKnown ? ",framerate=\(frameRate.numerator)/\(frameRate.denominator)" : ""
+        guard let caps = gst_caps_from_string("video/x-h264,stream-format=avc,alignment=au,width=\(format.width),height=\(format.height)\(rate),codec_data=(buffer)\(record)"),
+              let offered = gst_caps_from_string("application/x-rtp,media=video,encoding-name=H264,payload=\(Self.payloadType),clock-rate=90000,"
+                                                 + "packetization-mode=(string)1,profile-level-id=(string)\(profileLevel),level-asymmetry-allowed=(string)1") else {
+            throw GStreamerError("cannot describe the H.264 stream to GStreamer")
+        }
+        defer {
+            gst_caps_unref(caps)
+            gst_caps_unref(offered)
+        }
+        reel_g_object_set_caps(source, "caps", caps)
+        let sending = reel_webrtc_enum_value("gst_webrtc_rtp_transceiver_direction_get_type", "sendonly")
+        guard sending >= 0, let payloaded = gst_bin_get_by_name(reel_gst_bin(pipeline), "payloaded") else {
+            throw GStreamerError("webrtcbin's transceiver directions are not known")
+        }
+        defer { gst_object_unref(UnsafeMutableRawPointer(payloaded)) }
+        guard reel_webrtc_link_sender(webrtc, payloaded, sending, offered) != 0 else { throw GStreamerError("cannot link the H.264 stream to webrtcbin") }
+        guard let pad = gst_element_get_static_pad(source, "src") else { throw GStreamerError("appsrc has no source pad") }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        reel_gst_probe_keyframe_requests(pad, { context in
+            guard let context else { return }
+            let sender = Unmanaged<GStreamerWebRTCSender>.fromOpaque(context).takeUnretainedValue()
+            sender.lock.withLock { sender.keyframeRequested = true }
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Starts the pipeline, negotiates, and waits until media can flow.
+    private func open(timeout: Double) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try throwBusError(or: "cannot start webrtcbin") }
+        _ = try WebRTCBin.negotiate(webrtc, through: candidates, until: deadline) { try waitOnBus(until: $0, $1) }
+        let connected = try waitOnBus(until: deadline) { ["connected", "failed", "closed"].contains(WebRTCBin.connection(of: webrtc)) }
+        let state = WebRTCBin.connection(of: webrtc)
+        guard connected, state == "connected" else {
+            let ice = WebRTCBin.iceConnection(of: webrtc)
+            let reason = state == "failed" || ice == "failed" ? "the WebRTC connection failed (ICE \(ice))"
+                : "the WebRTC connection did not come up within \(MediaTime.formatSeconds(timeout)) s (ICE \(ice), connection \(state))"
+            throw GStreamerError(reason, kind: state == "failed" ? .cannotRead : .timedOut)
+        }
+    }
+
+    /// Sends one encoded picture (4-byte NAL lengths, as ``EncodedSample`` holds it). Throws
+    /// when the pipeline failed or the connection is lost.
+    public func send(_ sample: EncodedSample) throws(GStreamerError) {
+        try throwBusError(or: nil)
+        if let lost = WebRTCBin.lostConnection(of: webrtc) { throw GStreamerError(lost, kind: .cannotRead) }
+        let buffer = sample.data.withUnsafeBytes { gst_buffer_new_memdup($0.baseAddress, gsize($0.count)) }
+        guard let buffer else { throw GStreamerError("cannot make a buffer of \(sample.data.count) bytes") }
+        if !sample.isKeyframe { reel_gst_buffer_mark_delta_unit(buffer) }
+        let flow = gst_app_src_push_buffer(reel_gst_app_src(source), buffer)
+        if flow != GST_FLOW_OK { try throwBusError(or: "webrtcbin stopped taking the stream (\(String(cString: gst_flow_get_name(flow))))") }
+    }
+
+    /// Whether the peer asked for a keyframe since the last call.
+    public func takeKeyframeRequest() -> Bool {
+        lock.withLock {
+            defer { keyframeRequested = false }
+            return keyframeRequested
+        }
+    }
+
+    /// Ends the stream: what was sent leaves the pipeline (at most `drain` seconds), then the
+    /// session ends at the server (WHIP's DELETE). Once.
+    public func finish(drain: Double = 0.5) {
+        guard lock.withLock({ () -> Bool in
+            defer { finished = true }
+            return !finished
+        }) else { return }
+        gst_app_src_end_of_stream(reel_gst_app_src(source))
+        let ends = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        if let message = gst_bus_timed_pop_filtered(bus, GstClockTime(drain * 1e9), ends) { gst_message_unref(message) }
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        candidates.end()
+    }
+
+    /// Pops the bus until `done` holds (looked at after each message, and every 20 ms) or
+    /// `deadline` passes; whether it held. Throws the first error on the bus.
+    private func waitOnBus(until deadline: Date, _ done: () -> Bool) throws(GStreamerError) -> Bool {
+        while !done() {
+            guard Date() < deadline else { return false }
+            guard let message = gst_bus_timed_pop(bus, 20_000_000) else { continue }
+            if reel_gst_message_type(message) == GST_MESSAGE_ERROR {
+                gst_bus_post(bus, message)   // back on the bus, for throwBusError to read
+                try throwBusError(or: "webrtcbin failed")
+            }
+            gst_message_unref(message)
+        }
+        return true
+    }
+
+    /// Throws the first error on the bus, or `fallback` when there is none and it is given.
+    private func throwBusError(or fallback: String?) throws(GStreamerError) {
+        if let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
+            defer { gst_message_unref(message) }
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            gst_message_parse_error(message, &error, &debug)
+            defer {
+                if let error { g_error_free(error) }
+                g_free(debug)
+            }
+            throw GStreamerError(error.map { String(cString: $0.pointee.message) } ?? "webrtcbin failed", debug: debug.map { String(cString: $0) })
+        }
+        if let fallback { throw GStreamerError(fallback) }
+    }
+}

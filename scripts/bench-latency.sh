@@ -19,6 +19,9 @@
 # Control rows carry the SRT row's MPEG-TS over plain UDP: `ts` as sent, and `ts+20ms`
 # through a delay line that holds each datagram 20 ms, SRT's latency without SRT (in Python;
 # `ts+20ms-c` through the same line in C, which shows what the Python line itself costs).
+# The webrtc row: aiortc (the tests' WHEP server, from the project's Python) relays the
+# camera's MPEG-TS over UDP as WebRTC, and Reel plays its WHEP endpoint; ffmpeg cannot play
+# WebRTC and GStreamer 1.22 has no WHEP client, so those cells stay empty.
 # Camera and players share this machine's cores, so a fixed delay can cost more than itself
 # (it moves the player's decoding onto the camera's next encode); SRT is compared with
 # `ts+20ms`.
@@ -28,7 +31,7 @@ source "$(dirname "$0")/lib/bench-common.sh"
 measure=${SECONDS_PER_ROW:-10}
 runs=${RUNS:-3}
 warmup=3
-rows=${ROWS:-rtp rtsp-udp rtsp-tcp srt ts ts+20ms ts+20ms-c rtmp hls}
+rows=${ROWS:-rtp rtsp-udp rtsp-tcp srt ts ts+20ms ts+20ms-c rtmp hls webrtc}
 reel=$PWD/.build/release/reel
 dir=$(mktemp -d)
 children=()
@@ -88,6 +91,10 @@ viewers=(clock reel-pipe ffmpeg ffmpeg-lowest gstreamer)
 # One viewer's measurement of the row set up below, from a fresh camera publishing with
 # the row's arguments: Reel's in-process meter (clock), or y4m into `reel latency`.
 measure_viewer() {
+  case $1 in
+    ffmpeg|ffmpeg-lowest) [ -n "$ffmpeg_input" ] || { echo "- - 0 0 0"; return; } ;;
+    gstreamer) [ -n "$gst_cmd" ] || { echo "- - 0 0 0"; return; } ;;
+  esac
   start_camera "${camera_args[@]}"
   case $1 in
     clock) reel_row "${reel_args[@]}" ;;
@@ -138,6 +145,13 @@ for row in $rows; do
       url=http://127.0.0.1:$((port + 1))/hls/cam.m3u8; camera_args=(-o rtmp://127.0.0.1:$port/live/cam); reel_args=("$url")
       ffmpeg_input="-i $url"; reorder=
       gst_cmd="gst-launch-1.0 -q souphttpsrc location=$url ! hlsdemux ! tsdemux ! h264parse ! $decode" ;;
+    webrtc)
+      listen=$((port + 50)); camera_args=(-o "udp://127.0.0.1:$listen?pkt_size=1316")
+      WEBRTC_SERVER_AUDIO=0 .cache/python/bin/python Tests/ReelIntegrationTests/Support/webrtc-server.py $((port + 51)) "udp://127.0.0.1:$listen" \
+        > "$dir/webrtc.log" 2>&1 & row_child=$!
+      sleep 2
+      url=whep+http://127.0.0.1:$((port + 51))/whep; reel_args=("$url")
+      ffmpeg_input=; reorder=; gst_cmd= ;;
     *) echo "bench: no row $row" >&2; continue ;;
   esac
   ffmpeg_cmd="$ffmpeg_in $ffmpeg_input -f yuv4mpegpipe -"

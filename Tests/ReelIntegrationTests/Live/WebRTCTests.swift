@@ -13,10 +13,13 @@ extension ServerPlaybackTests {
             private(set) var log = ""
             private let file: String
             private let token: String?
+            private let environment: [String: String]
             private var process: BackgroundProcess?
 
-            init(serving file: String, token: String? = nil) throws {
-                (self.file, self.token) = (file, token)
+            /// With `environment`, the server's knobs (WEBRTC_SERVER_LOSS, …_JITTER: the
+            /// impairment of what it sends).
+            init(serving file: String, token: String? = nil, environment: [String: String] = [:]) throws {
+                (self.file, self.token, self.environment) = (file, token, environment)
                 for _ in 0..<5 {
                     if try start(on: LocalPorts.random()) { break }
                 }
@@ -30,7 +33,8 @@ extension ServerPlaybackTests {
                 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                     .appendingPathComponent("Support/webrtc-server.py").path
                 let log = try Paths.temporaryDirectory().appendingPathComponent("webrtc-server.log").path
-                let process = try BackgroundProcess(python, [script, String(port), file] + (token.map { [$0] } ?? []), outputPath: log, errorPath: log + ".err")
+                let process = try BackgroundProcess(python, [script, String(port), file] + (token.map { [$0] } ?? []), environment: environment,
+                                                    outputPath: log, errorPath: log + ".err")
                 // It ends at once when the port is taken.
                 guard (try? waitFor("the WebRTC server", while: process, condition: { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") ?? false })) != nil
                 else { return false }
@@ -48,6 +52,16 @@ extension ServerPlaybackTests {
             var requests: [String] { lines.filter { $0 != "ready" && !$0.hasPrefix("picture ") } }
             /// The MD5 of each picture published to it that it decoded, in order.
             var pictures: [String] { lines.filter { $0.hasPrefix("picture ") }.compactMap { $0.split(separator: " ").last.map(String.init) } }
+
+            /// What its impairment did, as of the last session's end: packets sent, dropped,
+            /// asked for again (NACK).
+            var impairmentTruth: [String: Int] {
+                guard let line = requests.last(where: { $0.hasPrefix("impaired ") }) else { return [:] }
+                return Dictionary(line.split(separator: " ").dropFirst().compactMap { field in
+                    let parts = field.split(separator: "=")
+                    return parts.count == 2 ? Int(parts[1]).map { (String(parts[0]), $0) } : nil
+                }, uniquingKeysWith: { $1 })
+            }
 
             /// Waits (10 s at most) until it has decoded `count` pictures published to it.
             func waitForPictures(_ count: Int) throws {
@@ -90,6 +104,28 @@ extension ServerPlaybackTests {
             let requests = server.requests
             #expect(requests.contains { $0.hasPrefix("POST /whep 201") } && requests.contains { $0.hasPrefix("DELETE /whep/session/") && $0.hasSuffix(" 200") },
                     "\(requests)")
+        }
+
+        /// Over a link that loses 2 % of the packets and holds each up to 40 ms (aiortc's
+        /// sending impaired from a seed, retransmissions too), webrtcbin asks again for what
+        /// was lost (NACK) and puts the rest back in order: every picture shown is still
+        /// ffmpeg's decode of the file, in order from the first.
+        @Test(.timeLimit(.minutes(2))) func retransmissionsRepairALossyJitteryLink() throws {
+            let file = try Self.clip()
+            let server = try Server(serving: file, environment: ["WEBRTC_SERVER_LOSS": "0.02", "WEBRTC_SERVER_JITTER": "0.04"])
+            defer { server.stop() }
+            let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
+            let tap = try Paths.temporaryDirectory().appendingPathComponent("tap.y4m").path
+            // The jitter buffer holds packets 200 ms: room for 40 ms of jitter and a retransmission.
+            let played = try reel("play", "--headless", "--live", "off", "--duration", "2.5", "--timeout", "10", "--webrtc-latency", "0.2",
+                                  "--tap", "y4m:\(tap)", server.whep, timeout: 60)
+            #expect(played.status == 0, "\(played.stderr)")
+            let received = FileManager.default.fileExists(atPath: tap) ? frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", tap, "-f", "framemd5", "-"]).stdout) : []
+            let truth = server.impairmentTruth
+            print("WHEP over 2 % loss and 40 ms jitter: \(truth); \(received.count) pictures shown, of the \(expected.count) in the file")
+            #expect((truth["dropped"] ?? 0) > 0 && (truth["nacked"] ?? 0) > 0, "the link lost nothing, or nothing was asked for again: \(truth)")
+            #expect(received.count >= 25, "\(received.count) pictures shown in 2.5 s")
+            #expect(Array(expected.prefix(received.count)) == received, "the pictures shown are not the file's, intact and in order from its first")
         }
 
         /// `reel encode -o whip+…` publishes to aiortc, which decodes what comes with

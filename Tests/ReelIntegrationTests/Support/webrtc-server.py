@@ -9,6 +9,10 @@
 #   framemd5 hashes a yuv420p picture.
 # - PATCH SESSION: trickle-ICE fragments (counted), DELETE SESSION: the session ends.
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
+# - WEBRTC_SERVER_LOSS=P and WEBRTC_SERVER_JITTER=S impair the RTP it sends (retransmissions
+#   too): each packet lost with probability P, or held a uniform 0 … S seconds (which also
+#   reorders), from a seed (WEBRTC_SERVER_SEED, 1). Each DELETE logs the truth so far:
+#   "impaired sent=N dropped=N nacked=N" (packets sent, dropped, asked for again by NACK).
 # Each request is logged to standard output as one line; "ready" once listening.
 #   python3 webrtc-server.py PORT FILE [TOKEN]
 # Or, with --exchange, prints a viewer's offer (video and sound, receive only), a line
@@ -18,18 +22,64 @@
 import asyncio
 import hashlib
 import os
+import random
 import sys
 import uuid
 
 from aiohttp import web
 from aiortc import RTCPeerConnection, RTCRtpSender, RTCSessionDescription
 from aiortc.contrib.media import MediaPlayer
+from aiortc.rtcdtlstransport import RTCDtlsTransport
+from aiortc.rtp import is_rtcp
 
 sessions = {}
 
 
 def log(line):
     print(line, flush=True)
+
+
+class Impairment:
+    """Loss and jitter on every RTP packet the server sends, and the truth of it."""
+
+    def __init__(self, loss, jitter, seed):
+        self.loss, self.jitter, self.random = loss, jitter, random.Random(seed)
+        self.sent = self.dropped = self.nacked = 0
+
+    def install(self):
+        send, retransmit, impairment = RTCDtlsTransport._send_rtp, RTCRtpSender._retransmit, self
+
+        async def impaired_send(transport, data):
+            if is_rtcp(data):
+                return await send(transport, data)
+            impairment.sent += 1
+            if impairment.random.random() < impairment.loss:
+                impairment.dropped += 1
+                return
+            delay = impairment.random.uniform(0, impairment.jitter)
+            if delay <= 0:
+                return await send(transport, data)
+
+            async def later():
+                await asyncio.sleep(delay)
+                try:
+                    await send(transport, data)
+                except ConnectionError:
+                    pass  # the session ended meanwhile
+            asyncio.ensure_future(later())
+
+        async def counted_retransmit(sender, sequence_number):
+            impairment.nacked += 1
+            await retransmit(sender, sequence_number)
+
+        RTCDtlsTransport._send_rtp = impaired_send
+        RTCRtpSender._retransmit = counted_retransmit
+
+    def truth(self):
+        return f"impaired sent={self.sent} dropped={self.dropped} nacked={self.nacked}"
+
+
+impairment = None
 
 
 def refused(request):
@@ -149,6 +199,8 @@ async def delete(request):
         log(f"DELETE {request.path} 404")
         return web.Response(status=404)
     log(f"DELETE {request.path} 200")
+    if impairment is not None:
+        log(impairment.truth())
     # Closing DTLS and ICE takes a while: after the answer, not before it.
     asyncio.ensure_future(close(*entry))
     return web.Response(status=200)
@@ -207,4 +259,8 @@ if sys.argv[1] == "--exchange":
 else:
     port, path = int(sys.argv[1]), sys.argv[2]
     token = sys.argv[3] if len(sys.argv) > 3 else None
+    loss, jitter = float(os.environ.get("WEBRTC_SERVER_LOSS", "0")), float(os.environ.get("WEBRTC_SERVER_JITTER", "0"))
+    if loss > 0 or jitter > 0:
+        impairment = Impairment(loss, jitter, int(os.environ.get("WEBRTC_SERVER_SEED", "1")))
+        impairment.install()
     asyncio.run(main())

@@ -25,6 +25,11 @@ static inline GstBin *reel_gst_bin(GstElement *element) { return GST_BIN(element
 static inline GstAppSink *reel_gst_app_sink(GstElement *element) { return GST_APP_SINK(element); }
 static inline GstAppSrc *reel_gst_app_src(GstElement *element) { return GST_APP_SRC(element); }
 static inline void reel_gst_buffer_mark_delta_unit(GstBuffer *buffer) { GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT); }
+static inline void reel_gst_buffer_set_timing(GstBuffer *buffer, GstClockTime pts, GstClockTime duration) {
+    GST_BUFFER_PTS(buffer) = pts;
+    GST_BUFFER_DTS(buffer) = pts;
+    GST_BUFFER_DURATION(buffer) = duration;
+}
 static inline GstObject *reel_gst_object(gpointer object) { return GST_OBJECT(object); }
 
 static inline void reel_g_object_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }

@@ -176,8 +176,9 @@ public final class EncodeJob: @unchecked Sendable {
             if muxer.reencodesAudio { audioReencodedFrom = inputAudioCodec }
             return ContainerSink(muxer: muxer, frameRate: input.frameRate)
         case .whip(let url, let token):
-            audioLeftOut = inputAudioCodec
-            return try WHIPSink(url: url, token: token, format: format, frameRate: input.frameRate)
+            let file = input as? DecodedFileInput
+            return try WHIPSink(url: url, token: token, format: format, frameRate: input.frameRate,
+                                audio: file.flatMap { file in file.audioStreamIndex.map { (file.demuxer, $0) } })
         case .rtp(let url, let sdpPath, let mtu):
             audioLeftOut = inputAudioCodec
             let sender = try RTPSender(url: url, format: format, mtu: mtu, pacesInRealTime: !input.isLive)

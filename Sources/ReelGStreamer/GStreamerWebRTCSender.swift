@@ -2,11 +2,16 @@ import CGStreamer
 import Foundation
 import ReelCore
 
-/// Sends an H.264 stream to a WebRTC peer (WHIP) through GStreamer's `webrtcbin`: encoded
-/// samples enter an `appsrc`, `rtph264pay` packetizes them (parameter sets before every
-/// keyframe), and `webrtcbin` sends them send-only over ICE, DTLS and SRTP, with RTCP and
+/// Sends an H.264 stream, and sound as Opus, to a WebRTC peer (WHIP) through GStreamer's
+/// `webrtcbin`: encoded samples enter an `appsrc`, `rtph264pay` packetizes them (parameter
+/// sets before every keyframe); the sound enters another as float samples and `opusenc`
+/// encodes it; `webrtcbin` sends both send-only over ICE, DTLS and SRTP, with RTCP and
 /// retransmissions (NACK) where the peer takes them. A peer's keyframe request (PLI, FIR)
 /// comes back as ``takeKeyframeRequest()``, for the encoder.
+///
+/// Both streams are timed from the media times given, on one timeline whose zero is the
+/// first picture, sent at the pipeline's running time of then: RTP timestamps and sender
+/// reports keep picture and sound together however the two arrive.
 ///
 /// The open makes the offer, exchanges it through the signalling, and waits until media can
 /// flow (ICE and DTLS connected): samples sent after it are not lost to the handshake.
@@ -15,27 +20,38 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
     private let bus: UnsafeMutablePointer<GstBus>
     private let webrtc: UnsafeMutablePointer<GstElement>
     private let source: UnsafeMutablePointer<GstElement>
+    private let audioSource: UnsafeMutablePointer<GstElement>?
     private let candidates: WebRTCCandidates
     private let lock = NSLock()
     private var keyframeRequested = false
     private var finished = false
+    /// The media time of the first picture sent and the running time it was sent at.
+    private var timeline: (origin: Double, base: GstClockTime)?
 
-    /// The payload type and RTP caps of the video, as offered.
+    /// The payload types offered: H.264 video, Opus sound.
     static let payloadType = 96
+    static let audioPayloadType = 111
+    /// The sound ``send(audio:frames:at:)`` takes: interleaved 32-bit float stereo at 48 kHz.
+    public static let audioFormat = (sampleRate: 48_000, channels: 2)
 
-    /// Sends samples of `format` (H.264) at `frameRate` to the peer `signalling` reaches;
-    /// waits up to `timeout` seconds for the connection. Throws the signalling's own error
-    /// (the server's refusal) as it is, and GStreamer's as a ``GStreamerError``.
-    public init(signalling: WebRTCSignalling, format: VideoFormatDescription, frameRate: Rational, timeout: Double = 15) throws {
+    /// Sends samples of `format` (H.264) at `frameRate`, and sound when `withAudio`, to the
+    /// peer `signalling` reaches; waits up to `timeout` seconds for the connection. Throws
+    /// the signalling's own error (the server's refusal) as it is, and GStreamer's as a
+    /// ``GStreamerError``.
+    public init(signalling: WebRTCSignalling, format: VideoFormatDescription, frameRate: Rational, withAudio: Bool = false, timeout: Double = 15) throws {
         _ = GStreamer.initialised
         guard format.codec == .h264, let sps = format.parameterSets.first, sps.count >= 4 else {
             throw GStreamerError("WebRTC publishing sends H.264 (with its parameter sets)", kind: .other)
         }
         candidates = WebRTCCandidates(signalling: signalling)
         var failure: UnsafeMutablePointer<GError>?
-        let description = "appsrc name=video is-live=true format=time do-timestamp=true"
+        let (rate, channels) = Self.audioFormat
+        let description = "appsrc name=video is-live=true format=time"
             + " ! rtph264pay pt=\(Self.payloadType) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
             + " ! capsfilter name=payloaded caps=application/x-rtp,media=video,encoding-name=H264,payload=\(Self.payloadType),clock-rate=90000"
+            + (withAudio ? " appsrc name=audio is-live=true format=time caps=audio/x-raw,format=F32LE,layout=interleaved,rate=\(rate),channels=\(channels)"
+                + " ! audioconvert ! opusenc ! rtpopuspay pt=\(Self.audioPayloadType)"
+                + " ! capsfilter name=payloadedAudio caps=application/x-rtp,media=audio,encoding-name=OPUS,payload=\(Self.audioPayloadType),clock-rate=48000" : "")
             + " webrtcbin name=webrtc bundle-policy=max-bundle"
         guard let pipeline = gst_parse_launch(description, &failure) else {
             defer { if let failure { g_error_free(failure) } }
@@ -49,6 +65,8 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
             throw GStreamerError("the WebRTC pipeline lacks its elements")
         }
         (self.pipeline, self.bus) = (pipeline, bus)
+        audioSource = withAudio ? gst_bin_get_by_name(bin, "audio") : nil
+        if let audioSource { gst_object_unref(UnsafeMutableRawPointer(audioSource)) }
         (self.webrtc, self.source) = (webrtc, source)
         gst_object_unref(UnsafeMutableRawPointer(webrtc))   // the pipeline keeps them
         gst_object_unref(UnsafeMutableRawPointer(source))
@@ -80,11 +98,14 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
         }
         reel_g_object_set_caps(source, "caps", caps)
         let sending = reel_webrtc_enum_value("gst_webrtc_rtp_transceiver_direction_get_type", "sendonly")
-        guard sending >= 0, let payloaded = gst_bin_get_by_name(reel_gst_bin(pipeline), "payloaded") else {
-            throw GStreamerError("webrtcbin's transceiver directions are not known")
+        guard sending >= 0 else { throw GStreamerError("webrtcbin's transceiver directions are not known") }
+        try link("payloaded", offering: offered, direction: sending)
+        if audioSource != nil {
+            guard let opus = gst_caps_from_string("application/x-rtp,media=audio,encoding-name=OPUS,payload=\(Self.audioPayloadType),clock-rate=48000,encoding-params=(string)2")
+            else { throw GStreamerError("cannot describe the Opus stream to GStreamer") }
+            defer { gst_caps_unref(opus) }
+            try link("payloadedAudio", offering: opus, direction: sending)
         }
-        defer { gst_object_unref(UnsafeMutableRawPointer(payloaded)) }
-        guard reel_webrtc_link_sender(webrtc, payloaded, sending, offered) != 0 else { throw GStreamerError("cannot link the H.264 stream to webrtcbin") }
         guard let pad = gst_element_get_static_pad(source, "src") else { throw GStreamerError("appsrc has no source pad") }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         reel_gst_probe_keyframe_requests(pad, { context in
@@ -92,6 +113,14 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
             let sender = Unmanaged<GStreamerWebRTCSender>.fromOpaque(context).takeUnretainedValue()
             sender.lock.withLock { sender.keyframeRequested = true }
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Links the element `name` (a payloader's caps filter) to a new send-only transceiver
+    /// of `webrtcbin` offering `caps`.
+    private func link(_ name: String, offering caps: UnsafeMutablePointer<GstCaps>, direction: gint) throws(GStreamerError) {
+        guard let payloaded = gst_bin_get_by_name(reel_gst_bin(pipeline), name) else { throw GStreamerError("the WebRTC pipeline lacks \(name)") }
+        defer { gst_object_unref(UnsafeMutableRawPointer(payloaded)) }
+        guard reel_webrtc_link_sender(webrtc, payloaded, direction, caps) != 0 else { throw GStreamerError("cannot link \(name) to webrtcbin") }
     }
 
     /// Starts the pipeline, negotiates, and waits until media can flow.
@@ -114,10 +143,39 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
     public func send(_ sample: EncodedSample) throws(GStreamerError) {
         try throwBusError(or: nil)
         if let lost = WebRTCBin.lostConnection(of: webrtc) { throw GStreamerError(lost, kind: .cannotRead) }
+        let time = sample.presentationTime.seconds
+        let pts = lock.withLock { () -> GstClockTime in
+            if timeline == nil { timeline = (time, gst_element_get_current_running_time(pipeline)) }
+            return runningTime(of: time) ?? timeline!.base
+        }
         let buffer = sample.data.withUnsafeBytes { gst_buffer_new_memdup($0.baseAddress, gsize($0.count)) }
         guard let buffer else { throw GStreamerError("cannot make a buffer of \(sample.data.count) bytes") }
+        reel_gst_buffer_set_timing(buffer, pts, reel_gst_clock_time_none())
         if !sample.isKeyframe { reel_gst_buffer_mark_delta_unit(buffer) }
-        let flow = gst_app_src_push_buffer(reel_gst_app_src(source), buffer)
+        try push(buffer, into: source)
+    }
+
+    /// Sends `frames` frames of sound (``audioFormat``) that begin at media time `time`
+    /// (seconds, on the pictures' timeline). Sound from before the first picture sent is
+    /// left out; nothing is sent without the sound branch.
+    public func send(audio samples: UnsafeRawBufferPointer, frames: Int, at time: Double) throws(GStreamerError) {
+        guard let audioSource, frames > 0, let pts = lock.withLock({ runningTime(of: time) }) else { return }
+        guard let buffer = gst_buffer_new_memdup(samples.baseAddress, gsize(samples.count)) else {
+            throw GStreamerError("cannot make a buffer of \(samples.count) bytes")
+        }
+        reel_gst_buffer_set_timing(buffer, pts, GstClockTime(Double(frames) / Double(Self.audioFormat.sampleRate) * 1e9))
+        try push(buffer, into: audioSource)
+    }
+
+    /// The running time media time `time` is sent at; nil before the first picture, or for
+    /// a time before it. Under `lock`.
+    private func runningTime(of time: Double) -> GstClockTime? {
+        guard let timeline, time >= timeline.origin else { return nil }
+        return timeline.base + GstClockTime(((time - timeline.origin) * 1e9).rounded())
+    }
+
+    private func push(_ buffer: UnsafeMutablePointer<GstBuffer>, into element: UnsafeMutablePointer<GstElement>) throws(GStreamerError) {
+        let flow = gst_app_src_push_buffer(reel_gst_app_src(element), buffer)
         if flow != GST_FLOW_OK { try throwBusError(or: "webrtcbin stopped taking the stream (\(String(cString: gst_flow_get_name(flow))))") }
     }
 
@@ -137,6 +195,7 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
             return !finished
         }) else { return }
         gst_app_src_end_of_stream(reel_gst_app_src(source))
+        if let audioSource { gst_app_src_end_of_stream(reel_gst_app_src(audioSource)) }
         let ends = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
         if let message = gst_bus_timed_pop_filtered(bus, GstClockTime(drain * 1e9), ends) { gst_message_unref(message) }
         gst_element_set_state(pipeline, GST_STATE_NULL)

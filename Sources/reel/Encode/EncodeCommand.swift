@@ -15,7 +15,7 @@ struct EncodeCommand: AsyncParsableCommand {
             .h265), a container (.mp4, .mkv, .mov), rtp://HOST:PORT with its SDP written by --sdp, \
             a live stream: rtmp://SERVER/APP/NAME (FLV), srt://, udp:// or tcp:// (MPEG-TS), or a \
             WebRTC server through WHIP (whip+http://HOST/PATH, or an http(s) URL ending in /whip: \
-            H.264 without B-frames, keyframes when the server asks); a file sent to a stream goes \
+            H.264 without B-frames, keyframes when the server asks, a file's sound as Opus); a file sent to a stream goes \
             at its frame rate. -o may be repeated: the pictures are \
             encoded once and written to each output (a stream and a recording of it).
             """)
@@ -132,7 +132,7 @@ struct EncodeCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data(String(format: "reel: %d frames (%d dropped) → %@, %.0f kbit/s\n", report.samplesOut,
                                                    report.framesDropped, output.joined(separator: ", "), report.averageBitRate / 1000).utf8))
         if let codec = report.audioLeftOut {
-            FileHandle.standardError.write(Data("reel: the input's \(codec) audio is not in the output (Annex B, RTP and WHIP outputs carry video alone)\n".utf8))
+            FileHandle.standardError.write(Data("reel: the input's \(codec) audio is not in the output (Annex B and RTP outputs carry video alone)\n".utf8))
         }
         if let codec = report.audioReencodedFrom {
             FileHandle.standardError.write(Data("reel: the input's \(codec) audio was re-encoded to AAC (the container does not take \(codec))\n".utf8))

@@ -63,6 +63,12 @@ extension ServerPlaybackTests {
                 }, uniquingKeysWith: { $1 })
             }
 
+            /// Waits (10 s at most) until it logs a line that `matches`.
+            func waitForLine(_ matches: @escaping (String) -> Bool) throws {
+                guard let process else { throw TestSetupError("the WebRTC server is not running") }
+                try waitFor("a line of the WebRTC server's", while: process) { lines.contains(where: matches) }
+            }
+
             /// Waits (10 s at most) until it has decoded `count` pictures published to it.
             func waitForPictures(_ count: Int) throws {
                 guard let process else { throw TestSetupError("the WebRTC server is not running") }
@@ -128,15 +134,20 @@ extension ServerPlaybackTests {
             #expect(Array(expected.prefix(received.count)) == received, "the pictures shown are not the file's, intact and in order from its first")
         }
 
-        /// `reel encode -o whip+…` publishes to aiortc, which decodes what comes with
+        /// `reel encode -o whip+…` publishes a file to aiortc, which decodes what comes with
         /// libavcodec: every picture it decodes is, in order, the decode of what Reel's encoder
         /// wrote beside it (`-o sent.h264`, the same samples), and none is missing on a clean
-        /// loopback. The bearer token goes with the offer; the session is ended at the end.
+        /// loopback; the file's 440 Hz tone comes through Opus at 440 Hz. The bearer token
+        /// goes with the offer; the session is ended at the end.
         @Test(.timeLimit(.minutes(2))) func whatReelPublishesOverWHIPIsWhatItsEncoderMade() throws {
-            let source = try Fixtures.made("webrtc-publish-3s.y4m", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=3", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe"])
-            let server = try Server(serving: try Self.clip(), token: "s3cret")
+            let source = try Fixtures.made("webrtc-publish-3s.mkv", [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=3", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=3",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "matroska"])
+            let directory = try Paths.temporaryDirectory()
+            let sound = directory.appendingPathComponent("sound.wav").path
+            let server = try Server(serving: try Self.clip(), token: "s3cret", environment: ["WEBRTC_SERVER_SOUND": sound])
             defer { server.stop() }
-            let sent = try Paths.temporaryDirectory().appendingPathComponent("sent.h264").path
+            let sent = directory.appendingPathComponent("sent.h264").path
             // Baseline, as aiortc (and every browser) decodes it; a keyframe each second.
             let encode = try reel("encode", "-i", source, "--profile", "baseline", "--gop", "25", "--whip-token", "s3cret", "-o", server.whip, "-o", sent, timeout: 60)
             #expect(encode.status == 0, "\(encode.stderr)")
@@ -150,6 +161,14 @@ extension ServerPlaybackTests {
             let requests = server.requests
             #expect(requests.contains { $0.hasPrefix("POST /whip 201") } && requests.contains { $0.hasPrefix("DELETE /whip/session/") && $0.hasSuffix(" 200") },
                     "\(requests)")
+            try server.waitForLine { $0.hasPrefix("sound ") }
+            let raw = directory.appendingPathComponent("sound.f32").path
+            _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", sound, "-ac", "1", "-f", "f32le", raw])
+            let samples = try Data(contentsOf: URL(fileURLWithPath: raw)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            // A second from the middle: the first and last Opus frames may be cut.
+            let heard = samples.count >= 96_000 ? toneFrequency(samples[24_000..<72_000], rate: 48_000) : 0
+            print("WHIP sound: \(samples.count) samples at 48 kHz, a tone of \(heard) Hz")
+            #expect(abs(heard - 440) < 5, "\(samples.count) samples, \(heard) Hz")
         }
 
         /// A WHIP endpoint's refusal ends the encode with one line naming it.

@@ -9,9 +9,7 @@ extension PlaybackTests {
         /// The tone's frequency in `samples` (interleaved stereo at 48 kHz), by counting
         /// upward zero crossings of the left channel.
         private func frequency(_ samples: ArraySlice<Float>) -> Double {
-            let left = stride(from: samples.startIndex, to: samples.endIndex - 1, by: 2).map { samples[$0] }
-            let crossings = zip(left, left.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
-            return Double(crossings) / (Double(left.count) / 48_000)
+            toneFrequency(firstChannel(samples, of: 2), rate: 48_000)
         }
 
         /// The longest run of silence (both channels under 1/1000) after the sound first

@@ -59,17 +59,6 @@ extension PlaybackTests {
     }
 
     @Suite struct AudioRenderingTests {
-        /// Frequency of a tone by counting rising zero crossings.
-        private func frequency(_ samples: ArraySlice<Float>, rate: Double) -> Double {
-            var crossings = 0
-            var previous = samples.first ?? 0
-            for sample in samples.dropFirst() {
-                if previous < 0 && sample >= 0 { crossings += 1 }
-                previous = sample
-            }
-            return Double(crossings) / (Double(samples.count) / rate)
-        }
-
         @Test(.timeLimit(.minutes(1)), arguments: [1.0, 2.0, 0.5])
         func speedKeepsThePitch(_ rate: Double) async throws {
             let path = try Fixtures.made("tone-440-4s.mka", ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4", "-c:a", "flac"])
@@ -83,7 +72,7 @@ extension PlaybackTests {
             player.stop()
             let samples = audio.consumedSamples
             #expect(samples.count > 24_000)
-            let measured = frequency(samples.dropFirst(9_600).prefix(24_000), rate: 48_000)
+            let measured = toneFrequency(samples.dropFirst(9_600).prefix(24_000), rate: 48_000)
             #expect(abs(measured - 440) < 8, "at \(rate)× the tone is \(measured) Hz")
             _ = events
         }

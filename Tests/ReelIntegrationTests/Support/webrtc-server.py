@@ -6,7 +6,8 @@
 #   sound encoded to Opus by aiortc.
 # - POST /whip: a publisher's offer; what it sends is decoded by aiortc (libavcodec through
 #   PyAV) and each picture logged as "picture N MD5", the MD5 of its planes as ffmpeg's
-#   framemd5 hashes a yuv420p picture.
+#   framemd5 hashes a yuv420p picture; its sound, decoded, is written to the WAV file
+#   WEBRTC_SERVER_SOUND (when set), and "sound N" logged with its sample count at the end.
 # - PATCH SESSION: trickle-ICE fragments (counted), DELETE SESSION: the session ends.
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
 # - WEBRTC_SERVER_LOSS=P and WEBRTC_SERVER_JITTER=S impair the RTP it sends (retransmissions
@@ -23,6 +24,7 @@ import asyncio
 import hashlib
 import os
 import random
+import wave
 import sys
 import uuid
 
@@ -146,6 +148,29 @@ async def record(track):
         count += 1
 
 
+async def save_sound(track, path):
+    out, count = None, 0
+    try:
+        while True:
+            try:
+                frame = await track.recv()
+            except Exception:
+                return
+            if out is None:
+                out = wave.open(path, "wb")
+                out.setnchannels(len(frame.layout.channels))
+                out.setsampwidth(2)
+                out.setframerate(frame.sample_rate)
+            if frame.format.name != "s16":
+                raise ValueError(f"sound as {frame.format.name}, not s16")
+            out.writeframes(bytes(frame.planes[0])[:frame.samples * 2 * len(frame.layout.channels)])
+            count += frame.samples
+    finally:
+        if out is not None:
+            out.close()
+        log(f"sound {count}")
+
+
 async def whip(request):
     if (response := refused(request)) is not None:
         return response
@@ -158,11 +183,15 @@ async def whip(request):
     def on_track(track):
         if track.kind == "video":
             asyncio.ensure_future(record(track))
+        elif track.kind == "audio" and os.environ.get("WEBRTC_SERVER_SOUND"):
+            asyncio.ensure_future(save_sound(track, os.environ["WEBRTC_SERVER_SOUND"]))
 
     await pc.setRemoteDescription(RTCSessionDescription(sdp=await request.text(), type="offer"))
     for transceiver in pc.getTransceivers():
         if transceiver.kind == "video":
             prefer(transceiver, "video/h264")
+        elif transceiver.kind == "audio":
+            prefer(transceiver, "audio/opus")
     return await created(request, pc, "whip", [])
 
 

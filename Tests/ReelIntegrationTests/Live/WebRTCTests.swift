@@ -50,8 +50,12 @@ extension ServerPlaybackTests {
             private var lines: [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
             /// The requests it answered, a line each (`POST /whep 201 ID`, `DELETE … 200`).
             var requests: [String] { lines.filter { $0 != "ready" && !$0.hasPrefix("picture ") } }
-            /// The MD5 of each picture published to it that it decoded, in order.
-            var pictures: [String] { lines.filter { $0.hasPrefix("picture ") }.compactMap { $0.split(separator: " ").last.map(String.init) } }
+            /// The MD5 of each picture published to it that it decoded, in order, and whether
+            /// it was a keyframe.
+            var decoded: [(md5: String, isKeyframe: Bool)] {
+                lines.filter { $0.hasPrefix("picture ") }.map { $0.split(separator: " ") }.filter { $0.count == 4 }.map { (String($0[2]), $0[3] == "1") }
+            }
+            var pictures: [String] { decoded.map(\.md5) }
 
             /// What its impairment did, as of the last session's end: packets sent, dropped,
             /// asked for again (NACK).
@@ -169,6 +173,29 @@ extension ServerPlaybackTests {
             let heard = samples.count >= 96_000 ? toneFrequency(samples[24_000..<72_000], rate: 48_000) : 0
             print("WHIP sound: \(samples.count) samples at 48 kHz, a tone of \(heard) Hz")
             #expect(abs(heard - 440) < 5, "\(samples.count) samples, \(heard) Hz")
+        }
+
+        /// A keyframe request from the peer (an RTCP PLI, which webrtcbin turns into an
+        /// upstream GstForceKeyUnit) makes Reel's encoder start a keyframe at once: with one
+        /// keyframe in 250 pictures asked for, the only other one in what the encoder wrote
+        /// (ffprobe's key flags) comes within a few pictures of the request, and the server
+        /// decodes it as a keyframe.
+        @Test(.timeLimit(.minutes(2))) func aPeersKeyframeRequestIsAnsweredWithAKeyframe() throws {
+            let source = try Fixtures.made("webrtc-publish-3s.y4m", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=3", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe"])
+            let server = try Server(serving: try Self.clip(), environment: ["WEBRTC_SERVER_PLI_AFTER": "25"])
+            defer { server.stop() }
+            let sent = try Paths.temporaryDirectory().appendingPathComponent("sent.h264").path
+            let encode = try reel("encode", "-i", source, "--profile", "baseline", "--gop", "250", "--realtime", "-o", server.whip, "-o", sent, timeout: 60)
+            #expect(encode.status == 0, "\(encode.stderr)")
+            let flags = try Processes.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame", "-of", "csv=p=0", sent]).stdout
+                .split(separator: "\n").map { $0.hasPrefix("1") }
+            let keyframes = flags.indices.filter { flags[$0] }
+            try? server.waitForPictures(flags.count)
+            let decoded = server.decoded
+            print("WHIP keyframe request after picture 25: keyframes written at \(keyframes); decoded as keyframes: \(decoded.indices.filter { decoded[$0].isKeyframe })")
+            #expect(server.requests.contains("pli"), "\(server.requests)")
+            #expect(keyframes.count == 2 && keyframes.first == 0 && (26...35).contains(keyframes.last ?? 0), "keyframes at \(keyframes)")
+            #expect(decoded.indices.filter { decoded[$0].isKeyframe } == keyframes, "the server decoded keyframes elsewhere")
         }
 
         /// A WHIP endpoint's refusal ends the encode with one line naming it.

@@ -5,8 +5,10 @@
 #   picture by picture against ffmpeg's framemd5 of FILE) and, when FILE has sound, its
 #   sound encoded to Opus by aiortc.
 # - POST /whip: a publisher's offer; what it sends is decoded by aiortc (libavcodec through
-#   PyAV) and each picture logged as "picture N MD5", the MD5 of its planes as ffmpeg's
-#   framemd5 hashes a yuv420p picture; its sound, decoded, is written to the WAV file
+#   PyAV) and each picture logged as "picture N MD5 K", the MD5 of its planes as ffmpeg's
+#   framemd5 hashes a yuv420p picture and K 1 for a keyframe, else 0; with
+#   WEBRTC_SERVER_PLI_AFTER=N, a keyframe is asked for (PLI) after picture N, and "pli"
+#   logged; its sound, decoded, is written to the WAV file
 #   WEBRTC_SERVER_SOUND (when set), and "sound N" logged with its sample count at the end.
 # - PATCH SESSION: trickle-ICE fragments (counted), DELETE SESSION: the session ends.
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
@@ -135,16 +137,21 @@ def picture_md5(frame):
     return digest.hexdigest()
 
 
-async def record(track):
-    count = 0
+async def record(track, receiver):
+    count, pli_after = 0, int(os.environ.get("WEBRTC_SERVER_PLI_AFTER", "-1"))
     while True:
         try:
             frame = await track.recv()
         except Exception:
             return
+        key = int(frame.key_frame)
         if frame.format.name != "yuv420p":
             frame = frame.reformat(format="yuv420p")
-        log(f"picture {count} {picture_md5(frame)}")
+        log(f"picture {count} {picture_md5(frame)} {key}")
+        if count == pli_after:
+            for source in receiver.getSynchronizationSources():
+                await receiver._send_rtcp_pli(source.source)
+            log("pli")
         count += 1
 
 
@@ -182,7 +189,8 @@ async def whip(request):
     @pc.on("track")
     def on_track(track):
         if track.kind == "video":
-            asyncio.ensure_future(record(track))
+            receiver = next(t.receiver for t in pc.getTransceivers() if t.receiver.track is track)
+            asyncio.ensure_future(record(track, receiver))
         elif track.kind == "audio" and os.environ.get("WEBRTC_SERVER_SOUND"):
             asyncio.ensure_future(save_sound(track, os.environ["WEBRTC_SERVER_SOUND"]))
 

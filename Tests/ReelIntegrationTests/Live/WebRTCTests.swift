@@ -53,7 +53,11 @@ extension ServerPlaybackTests {
             /// The MD5 of each picture published to it that it decoded, in order, and whether
             /// it was a keyframe.
             var decoded: [(md5: String, isKeyframe: Bool)] {
-                lines.filter { $0.hasPrefix("picture ") }.map { $0.split(separator: " ") }.filter { $0.count == 4 }.map { (String($0[2]), $0[3] == "1") }
+                lines.compactMap { line -> (md5: String, isKeyframe: Bool)? in
+                    let fields = line.split(separator: " ")
+                    guard fields.count == 4, fields[0] == "picture" else { return nil }
+                    return (String(fields[2]), fields[3] == "1")
+                }
             }
             var pictures: [String] { decoded.map(\.md5) }
 

@@ -22,6 +22,8 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
     private let source: UnsafeMutablePointer<GstElement>
     private let audioSource: UnsafeMutablePointer<GstElement>?
     private let candidates: WebRTCCandidates
+    /// The stream's `profile-level-id`, from its sequence parameter set.
+    private let profileLevel: String
     private let lock = NSLock()
     private var keyframeRequested = false
     private var finished = false
@@ -70,7 +72,8 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
         (self.webrtc, self.source) = (webrtc, source)
         gst_object_unref(UnsafeMutableRawPointer(webrtc))   // the pipeline keeps them
         gst_object_unref(UnsafeMutableRawPointer(source))
-        try configure(format: format, frameRate: frameRate, profileLevel: sps[1...3].map { String(format: "%02x", $0) }.joined())
+        profileLevel = sps[1...3].map { String(format: "%02x", $0) }.joined()
+        try configure(format: format, frameRate: frameRate)
         candidates.watch(webrtc, postingTo: bus)
         try open(timeout: timeout)
     }
@@ -84,7 +87,7 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
 
     /// The source's caps (the stream's `avcC`), the send-only transceiver offering the
     /// stream's profile and level, and the watch for keyframe requests.
-    private func configure(format: VideoFormatDescription, frameRate: Rational, profileLevel: String) throws(GStreamerError) {
+    private func configure(format: VideoFormatDescription, frameRate: Rational) throws(GStreamerError) {
         let record = format.configurationRecord.map { String(format: "%02x", $0) }.joined()
         let rate = frameRate.isKnown ? ",framerate=\(frameRate.numerator)/\(frameRate.denominator)" : ""
         guard let caps = gst_caps_from_string("video/x-h264,stream-format=avc,alignment=au,width=\(format.width),height=\(format.height)\(rate),codec_data=(buffer)\(record)"),
@@ -127,7 +130,13 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
     private func open(timeout: Double) throws {
         let deadline = Date().addingTimeInterval(timeout)
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE { try throwBusError(or: "cannot start webrtcbin") }
-        _ = try WebRTCBin.negotiate(webrtc, through: candidates, until: deadline) { try waitOnBus(until: $0, $1) }
+        let answer = try WebRTCBin.negotiate(webrtc, through: candidates, until: deadline) { try waitOnBus(until: $0, $1) }
+        // A server that cannot decode the stream (aiortc and browsers take H.264's constrained
+        // baseline only) rejects its section: nothing would ever be seen.
+        guard answer.receivedMedia.contains(where: { $0.kind == "video" && $0.codecs.contains { $0.name.uppercased() == "H264" } }) else {
+            throw GStreamerError("the server takes no H.264 of this profile (profile-level-id \(profileLevel)); --profile baseline is what every WebRTC peer decodes",
+                                 kind: .notMedia)
+        }
         let connected = try waitOnBus(until: deadline) { ["connected", "failed", "closed"].contains(WebRTCBin.connection(of: webrtc)) }
         let state = WebRTCBin.connection(of: webrtc)
         guard connected, state == "connected" else {

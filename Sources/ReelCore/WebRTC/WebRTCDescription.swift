@@ -10,6 +10,8 @@ package struct WebRTCDescription: Sendable, Equatable {
 
         /// Whether the writer sends media in this section.
         package var sends: Bool { self == .sendrecv || self == .sendonly }
+        /// Whether the writer receives media in this section.
+        package var receives: Bool { self == .sendrecv || self == .recvonly }
     }
 
     /// A payload type's codec, from `a=rtpmap`.
@@ -57,6 +59,8 @@ package struct WebRTCDescription: Sendable, Equatable {
 
         /// Whether the writer sends media here: not rejected, and a sending direction.
         package var isSending: Bool { port != 0 && direction.sends }
+        /// Whether the writer receives media here: not rejected, and a receiving direction.
+        package var isReceiving: Bool { port != 0 && direction.receives }
     }
 
     package var media: [Media]
@@ -164,6 +168,8 @@ package struct WebRTCDescription: Sendable, Equatable {
 
     /// The media the writer sends: audio and video sections not rejected, in a sending direction.
     package var sentMedia: [Media] { media.filter { $0.isSending && ($0.kind == "audio" || $0.kind == "video") } }
+    /// The media the writer takes: audio and video sections not rejected, in a receiving direction.
+    package var receivedMedia: [Media] { media.filter { $0.isReceiving && ($0.kind == "audio" || $0.kind == "video") } }
 }
 
 /// A session description Reel could not read.

@@ -94,6 +94,7 @@ import Testing
         #expect(offer.media[0].preferredCodecs.map(\.name) == ["H264", "VP8"])
         #expect(offer.media[1].codecs == [.init(payloadType: 111, name: "OPUS", clockRate: 48000, channels: 2)])
         #expect(offer.sentMedia.isEmpty)
+        #expect(offer.receivedMedia.map(\.kind) == ["video", "audio"])
         let credentials = try #require(offer.iceCredentials(of: offer.media[0]))
         #expect(credentials.ufrag == "qXoCzh3j0Vh3kU8n" && credentials.password == "T3hVbe2wCXq6s0yHbbZxZ4JkMYtq4rI5")
     }
@@ -101,6 +102,8 @@ import Testing
     @Test func anAnswerSaysWhatComesAndARefusedSectionIsNotSent() throws {
         let answer = try WebRTCDescription(parsing: Self.answer)
         #expect(answer.sentMedia.map(\.kind) == ["video"])
+        // A refused section (port 0) takes nothing either: a WHIP publisher's stream is refused so.
+        #expect(answer.receivedMedia.isEmpty)
         #expect(answer.media[1].port == 0 && answer.media[1].direction == .inactive)
         #expect(answer.media[0].candidates == ["candidate:4f6d2d3 1 udp 2130706431 127.0.0.1 50372 typ host"])
         // Session-level credentials stand for a section that has none of its own.
@@ -112,6 +115,7 @@ import Testing
         let description = try WebRTCDescription(parsing: text)
         #expect(description.media.map(\.direction) == [.sendonly, .recvonly])
         #expect(description.sentMedia.map(\.kind) == ["video"])
+        #expect(description.receivedMedia.map(\.kind) == ["audio"])
     }
 
     @Test func whatIsNotADescriptionIsAClearError() {

@@ -55,6 +55,8 @@ public final class EncodeJob: @unchecked Sendable {
     private var sinkError: Error?
     private var audioLeftOut: String?
     private var audioReencodedFrom: String?
+    /// ``stop()`` was called: the encode ends after the frame at hand.
+    private var stopRequested = false
 
     /// - Parameters:
     ///   - input: where the frames come from.
@@ -107,7 +109,7 @@ public final class EncodeJob: @unchecked Sendable {
             let packets = file.takeAudioPackets()
             try sinkLock.withLock { for packet in packets { for sink in sinks { try sink.write(audio: packet) } } }
         }
-        while let (frame, time) = try input.nextFrame() {
+        while !sinkLock.withLock({ stopRequested }), let (frame, time) = try input.nextFrame() {
             if firstTime == nil, input.isLive, let sender {
                 // Sender reports map RTP time to capture time: the input's clock, or the
                 // moment a live input handed the picture over.
@@ -151,6 +153,12 @@ public final class EncodeJob: @unchecked Sendable {
                             keyframesOut: statistics.keyframesOut, bytesOut: statistics.bytesOut, mediaSeconds: mediaSeconds,
                             elapsedSeconds: elapsed, averageBitRate: mediaSeconds > 0 ? Double(statistics.bytesOut) * 8 / mediaSeconds : 0,
                             packetsSent: sender?.packetsSent, audioLeftOut: audioLeftOut, audioReencodedFrom: audioReencodedFrom)
+    }
+
+    /// Ends the encode as if the input ended now (Ctrl-C on a camera): what was encoded is
+    /// written out, files are finished and a WHIP session is ended. From any thread.
+    public func stop() {
+        sinkLock.withLock { stopRequested = true }
     }
 
     private var inputAudioCodec: String? {

@@ -121,6 +121,8 @@ struct EncodeCommand: AsyncParsableCommand {
         let live = camera != nil
         let bar = ProgressBar()
         let line = LiveEncodeLine()
+        // Ctrl-C ends the encode as the input's end would: files finished, a WHIP session ended.
+        let interrupts = InterruptSignals { job.stop() }
         let report = try await failing {
             try await BlockingRun.run {
                 try job.run { progress in
@@ -128,6 +130,7 @@ struct EncodeCommand: AsyncParsableCommand {
                 }
             }
         }
+        withExtendedLifetime(interrupts) {}
         if live { line.finish() } else { bar.finish() }
         FileHandle.standardError.write(Data(String(format: "reel: %d frames (%d dropped) → %@, %.0f kbit/s\n", report.samplesOut,
                                                    report.framesDropped, output.joined(separator: ", "), report.averageBitRate / 1000).utf8))

@@ -202,6 +202,21 @@ extension ServerPlaybackTests {
             #expect(decoded.indices.filter { decoded[$0].isKeyframe } == keyframes, "the server decoded keyframes elsewhere")
         }
 
+        /// The camera published over WHIP runs until Ctrl-C, which ends the encode as the
+        /// input's end would: the session is ended at the server (DELETE) and the exit is clean.
+        @Test(.timeLimit(.minutes(2))) func ctrlCEndsACameraPublishedOverWHIP() throws {
+            let server = try Server(serving: try Self.clip())
+            defer { server.stop() }
+            let errors = try Paths.temporaryDirectory().appendingPathComponent("encode.err").path
+            let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "320x240@25", "--realtime", "--profile", "baseline", "-o", server.whip],
+                                               errorPath: errors)
+            defer { camera.stop() }
+            try server.waitForPictures(25)
+            camera.interrupt()
+            #expect(camera.waitForExit(within: 10) && camera.exitStatus == 0, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+            #expect(server.requests.contains { $0.hasPrefix("DELETE /whip/session/") && $0.hasSuffix(" 200") }, "\(server.requests)")
+        }
+
         /// A WHIP endpoint's refusal ends the encode with one line naming it.
         @Test(.timeLimit(.minutes(1))) func aRefusedPublisherIsOneClearLine() throws {
             let server = try Server(serving: try Self.clip(), token: "s3cret")

@@ -257,6 +257,39 @@ extension ServerPlaybackTests {
             #expect(server.requests.contains { $0.hasPrefix("POST /whep 201") }, "a new session: \(server.requests)")
         }
 
+        /// A WHEP stream in a real window under Xvfb: screenshots of the window show pictures
+        /// of the file served (the best PSNR against ffmpeg's accurate RGB of any of its
+        /// pictures), and not one held: two screenshots a second apart match different ones.
+        @Test(.timeLimit(.minutes(2))) func theWindowShowsTheWHEPStream() throws {
+            let long = try Fixtures.made("webrtc-clip-24s.ts", ["-stream_loop", "5", "-i", try Self.clip(), "-c", "copy", "-f", "mpegts"])
+            let server = try Server(serving: long)
+            defer { server.stop() }
+            let display = try VirtualDisplay()
+            defer { display.stop() }
+            let (player, window) = try display.play([server.whep])
+            defer { player.stop() }
+            let directory = try Paths.temporaryDirectory()
+            let picture = (window.x, window.y, 320, 240)
+            var shots: [String] = []
+            func shot() throws -> String {
+                let path = directory.appendingPathComponent("shot\(shots.count).png").path
+                try display.screenshot(to: path)
+                shots.append(path)
+                return path
+            }
+            let first = display.waitFor({ (try? VirtualDisplay.bestPSNR(try shot(), crop: picture, amongPicturesOf: Self.clip(), conversion: SubtitleTests.accurateRGB)) ?? 0 },
+                                        until: { $0 >= 35 })
+            let earlier = directory.appendingPathComponent("earlier.png").path
+            _ = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", try #require(shots.last), "-vf", "crop=320:240:\(window.x):\(window.y)", earlier])
+            Thread.sleep(forTimeInterval: 1)   // a second of the stream between the two screenshots
+            let later = try shot()
+            let second = try VirtualDisplay.bestPSNR(later, crop: picture, amongPicturesOf: Self.clip(), conversion: SubtitleTests.accurateRGB)
+            let same = try VirtualDisplay.psnr(later, crop: picture, against: earlier)
+            print("WHEP in a window: \(first) dB and \(second) dB against the file's pictures; the two screenshots \(same) dB apart")
+            #expect(first >= 35 && second >= 35, "the window does not show the file's pictures: \(first) dB, \(second) dB")
+            #expect(same < 35, "the picture did not change in a second: \(same) dB between screenshots")
+        }
+
         /// `reel probe` of a WHEP endpoint lists what the answer negotiated and the pictures
         /// decoded, then ends the session.
         @Test(.timeLimit(.minutes(1))) func probeListsTheNegotiatedTracks() throws {

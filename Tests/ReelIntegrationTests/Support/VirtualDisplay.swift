@@ -152,6 +152,22 @@ final class VirtualDisplay {
     }
 
     /// PSNR (dB) of a crop of the screenshot `shot` against `reference`, by ffmpeg's psnr filter.
+    /// The highest PSNR of the picture at `crop` in `shot` against any picture of `video`
+    /// (each converted to RGB as `conversion` says): whether, and how closely, the window
+    /// shows one of the video's pictures, whichever it is.
+    static func bestPSNR(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), amongPicturesOf video: String, conversion: String) throws -> Double {
+        let graph = "[0]crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y),format=rgb24,loop=loop=-1:size=1[a];"
+            + "[1]\(conversion),scale=\(crop.width):\(crop.height),format=rgb24[b];[a][b]psnr=stats_file=-:shortest=1"
+        let result = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", shot, "-i", video, "-lavfi", graph, "-f", "null", "-"])
+        let values = result.stdout.split(separator: "\n").compactMap { line -> Double? in
+            guard let field = line.split(separator: " ").first(where: { $0.hasPrefix("psnr_avg:") }) else { return nil }
+            let value = field.dropFirst("psnr_avg:".count)
+            return value == "inf" ? .infinity : Double(value)
+        }
+        guard let best = values.max() else { throw TestSetupError("no PSNR from ffmpeg: \(result.stderr)") }
+        return best
+    }
+
     static func psnr(_ shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String) throws -> Double {
         let graph = "[0]crop=\(crop.width):\(crop.height):\(crop.x):\(crop.y),format=rgb24[a];[1]scale=\(crop.width):\(crop.height),format=rgb24[b];[a][b]psnr"
         let result = try Processes.run("ffmpeg", ["-v", "info", "-nostdin", "-i", shot, "-i", reference, "-lavfi", graph, "-f", "null", "-"])

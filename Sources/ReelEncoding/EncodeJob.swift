@@ -161,6 +161,14 @@ public final class EncodeJob: @unchecked Sendable {
         sinkLock.withLock { stopRequested = true }
     }
 
+    /// An `srt://` output that waits up to a second at the end for the receiver to take
+    /// what was sent: in live mode SRT's close drops it (`SRTO_LINGER` 0), and a published
+    /// file lost its last pictures. A `linger` the URL gives is kept.
+    static func lingering(_ url: String) -> String {
+        guard url.lowercased().hasPrefix("srt://"), !url.contains("linger=") else { return url }
+        return url + (url.contains("?") ? "&" : "?") + "linger=1"
+    }
+
     private var inputAudioCodec: String? {
         guard let file = input as? DecodedFileInput, let index = file.audioStreamIndex else { return nil }
         return file.demuxer.info.streams.first { $0.index == index }?.codecName
@@ -179,7 +187,7 @@ public final class EncodeJob: @unchecked Sendable {
             return ContainerSink(muxer: muxer, frameRate: input.frameRate)
         case .stream(let url, let container):
             let file = input as? DecodedFileInput
-            let muxer = try EncodedSampleMuxer(path: url, container: container, format: format, timescale: EncoderSession.timescale,
+            let muxer = try EncodedSampleMuxer(path: Self.lingering(url), container: container, format: format, timescale: EncoderSession.timescale,
                                                frameRate: input.frameRate, audio: file?.audioStreamIndex, of: file?.demuxer)
             if muxer.reencodesAudio { audioReencodedFrom = inputAudioCodec }
             return ContainerSink(muxer: muxer, frameRate: input.frameRate)

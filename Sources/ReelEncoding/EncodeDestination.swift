@@ -80,13 +80,16 @@ extension RTPSender: EncodedSampleSink {
 final class ContainerSink: EncodedSampleSink {
     private let muxer: EncodedSampleMuxer
     private let frameTicks: Int64
+    /// Seconds the output stays open after its trailer (``EncodeJob/closingHold(_:)``).
+    private let holdingOpen: Double
 
-    init(muxer: EncodedSampleMuxer, frameRate: Rational) {
+    init(muxer: EncodedSampleMuxer, frameRate: Rational, holdingOpen: Double = 0) {
         self.muxer = muxer
+        self.holdingOpen = holdingOpen
         frameTicks = frameRate.isKnown ? Int64(EncoderSession.timescale) * Int64(frameRate.denominator) / Int64(frameRate.numerator) : 0
     }
 
     func write(_ sample: EncodedSample) throws { try muxer.write(sample, duration: frameTicks) }
     func write(audio packet: Packet) throws { try muxer.write(audio: packet) }
-    func finish() throws { try muxer.finish() }
+    func finish() throws { try muxer.finish(holdingOpen: holdingOpen) }
 }

@@ -161,12 +161,14 @@ public final class EncodeJob: @unchecked Sendable {
         sinkLock.withLock { stopRequested = true }
     }
 
-    /// An `srt://` output that waits up to a second at the end for the receiver to take
-    /// what was sent: in live mode SRT's close drops it (`SRTO_LINGER` 0), and a published
-    /// file lost its last pictures. A `linger` the URL gives is kept.
-    static func lingering(_ url: String) -> String {
-        guard url.lowercased().hasPrefix("srt://"), !url.contains("linger=") else { return url }
-        return url + (url.contains("?") ? "&" : "?") + "linger=1"
+    /// How long an output stays open after its last packet: an SRT receiver releases each
+    /// packet its latency after it was sent, and drops what it still holds when the sender
+    /// closes, so an `srt://` output waits a second, or its `latency` (microseconds, as
+    /// FFmpeg takes it) and a fifth of a second more when that is longer.
+    static func closingHold(_ url: String) -> Double {
+        guard url.lowercased().hasPrefix("srt://") else { return 0 }
+        let latency = URLComponents(string: url)?.queryItems?.first { $0.name == "latency" }?.value.flatMap(Double.init).map { $0 / 1_000_000 } ?? 0
+        return max(1, latency + 0.2)
     }
 
     private var inputAudioCodec: String? {
@@ -187,10 +189,10 @@ public final class EncodeJob: @unchecked Sendable {
             return ContainerSink(muxer: muxer, frameRate: input.frameRate)
         case .stream(let url, let container):
             let file = input as? DecodedFileInput
-            let muxer = try EncodedSampleMuxer(path: Self.lingering(url), container: container, format: format, timescale: EncoderSession.timescale,
+            let muxer = try EncodedSampleMuxer(path: url, container: container, format: format, timescale: EncoderSession.timescale,
                                                frameRate: input.frameRate, audio: file?.audioStreamIndex, of: file?.demuxer)
             if muxer.reencodesAudio { audioReencodedFrom = inputAudioCodec }
-            return ContainerSink(muxer: muxer, frameRate: input.frameRate)
+            return ContainerSink(muxer: muxer, frameRate: input.frameRate, holdingOpen: Self.closingHold(url))
         case .whip(let url, let token):
             let file = input as? DecodedFileInput
             return try WHIPSink(url: url, token: token, format: format, frameRate: input.frameRate,

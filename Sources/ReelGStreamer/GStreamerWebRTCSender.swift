@@ -48,8 +48,11 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
         candidates = WebRTCCandidates(signalling: signalling)
         var failure: UnsafeMutablePointer<GError>?
         let (rate, channels) = Self.audioFormat
-        let description = "appsrc name=video is-live=true format=time"
-            + " ! rtph264pay pt=\(Self.payloadType) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
+        // h264parse gives the caps their profile and level, which rtph264pay matches with
+        // what was negotiated, and puts the parameter sets in front of every keyframe
+        // (rtph264pay's own config-interval sends them after it, with the same timestamp).
+        let description = "appsrc name=video is-live=true format=time ! h264parse config-interval=-1"
+            + " ! rtph264pay pt=\(Self.payloadType) aggregate-mode=zero-latency mtu=1200"
             + " ! capsfilter name=payloaded caps=application/x-rtp,media=video,encoding-name=H264,payload=\(Self.payloadType),clock-rate=90000"
             + (withAudio ? " appsrc name=audio is-live=true format=time caps=audio/x-raw,format=F32LE,layout=interleaved,rate=\(rate),channels=\(channels)"
                 + " ! audioconvert ! opusenc ! rtpopuspay pt=\(Self.audioPayloadType)"

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import ReelCore
 
 /// Writes encoded samples (length-prefixed, with their `avcC`/`hvcC` record) into a
@@ -132,7 +133,10 @@ public final class EncodedSampleMuxer {
     }
 
     /// Writes what the muxer holds and the trailer (an MP4's index), and closes the file.
-    public func finish() throws {
+    /// Writes the trailer and closes the output; with `holdingOpen`, waits that many seconds
+    /// between the two (an SRT receiver still holding the last packets for its latency drops
+    /// them when the sender closes).
+    public func finish(holdingOpen: Double = 0) throws {
         guard !finished, let context else { return }
         finished = true
         let writesFile = context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0
@@ -143,6 +147,7 @@ public final class EncodedSampleMuxer {
             throw error
         }
         let code = av_write_trailer(context)
+        if holdingOpen > 0 { usleep(UInt32(min(holdingOpen, 10) * 1_000_000)) }
         let closed = writesFile ? avio_closep(&context.pointee.pb) : 0
         guard code >= 0, closed >= 0 else {
             if writesFile { file.abandon(keepingFirst: wholeFragmentsLength) }

@@ -38,9 +38,9 @@ extension ServerPlaybackTests {
             try check(server.url("cam"), reading: server.url("cam"), readingOptions: ["-rw_timeout", "2000000"]) { try server.waitForPublisher($0) }
         }
 
-        /// SRT's receiver drops what comes later than its latency (too-late packet drop): a
-        /// loaded run lost a picture at 20 ms. This checks what is published, not how fast,
-        /// so both ends allow 200 ms.
+        /// An SRT receiver holds each packet for its latency and drops what it still holds
+        /// when the sender closes (a loaded run lost the last picture at 20 ms): at 200 ms,
+        /// six pictures' worth, the publisher's end still waits for all of it to be taken.
         @Test(.timeLimit(.minutes(1))) func srtIsTheFileBesideIt() throws {
             let port = LocalPorts.random()
             try check("srt://127.0.0.1:\(port)?mode=listener&latency=200000", reading: "srt://127.0.0.1:\(port)?mode=caller&latency=200000") {

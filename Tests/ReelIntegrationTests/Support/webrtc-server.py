@@ -4,11 +4,11 @@
 #   as it is: aiortc packetizes the file's own access units, so what arrives can be checked
 #   picture by picture against ffmpeg's framemd5 of FILE) and, when FILE has sound, its
 #   sound encoded to Opus by aiortc.
-# - POST /whip: a publisher's offer; what it sends is decoded by aiortc (libavcodec through
-#   PyAV) and each picture logged as "picture N MD5 K", the MD5 of its planes as ffmpeg's
-#   framemd5 hashes a yuv420p picture and K 1 for a keyframe, else 0; with
-#   WEBRTC_SERVER_PLI_AFTER=N, a keyframe is asked for (PLI) after picture N, and "pli"
-#   logged; its sound, decoded, is written to the WAV file
+# - POST /whip: a publisher's offer; the access units aiortc reassembles from what it sends
+#   are appended, as Annex B, to WEBRTC_SERVER_VIDEO (when set), for ffmpeg to decode, and
+#   each picture aiortc decodes is logged as "picture N"; "video ended" when the stream
+#   does; with WEBRTC_SERVER_PLI_AFTER=N, a keyframe is asked for (PLI) after picture N,
+#   and "pli" logged; its sound, decoded, is written to the WAV file
 #   WEBRTC_SERVER_SOUND (when set), and "sound N" logged with its sample count at the end.
 # - PATCH SESSION: trickle-ICE fragments (counted), DELETE SESSION: the session ends.
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
@@ -23,7 +23,6 @@
 # real descriptions, for the fuzzer's seeds.
 #   python3 webrtc-server.py --exchange FILE
 import asyncio
-import hashlib
 import os
 import random
 import wave
@@ -32,6 +31,7 @@ import uuid
 
 from aiohttp import web
 from aiortc import RTCPeerConnection, RTCRtpSender, RTCSessionDescription
+from aiortc.codecs.h264 import H264Decoder
 from aiortc.contrib.media import MediaPlayer
 from aiortc.rtcdtlstransport import RTCDtlsTransport
 from aiortc.rtp import is_rtcp
@@ -126,28 +126,26 @@ async def whep(request):
     return await created(request, pc, "whep", [video, sound])
 
 
-def picture_md5(frame):
-    """The MD5 of a decoded picture's planes, each row without its padding."""
-    digest = hashlib.md5()
-    for plane in frame.planes:
-        data = bytes(plane)
-        for row in range(plane.height):
-            start = row * plane.line_size
-            digest.update(data[start:start + plane.width])
-    return digest.hexdigest()
+def keep_access_units(path):
+    """Every access unit aiortc hands its H.264 decoder, appended to `path` as it is."""
+    decode = H264Decoder.decode
+
+    def keeping(decoder, encoded_frame):
+        with open(path, "ab") as out:
+            out.write(encoded_frame.data)
+        return decode(decoder, encoded_frame)
+    H264Decoder.decode = keeping
 
 
 async def record(track, receiver):
     count, pli_after = 0, int(os.environ.get("WEBRTC_SERVER_PLI_AFTER", "-1"))
     while True:
         try:
-            frame = await track.recv()
+            await track.recv()
         except Exception:
+            log("video ended")
             return
-        key = int(frame.key_frame)
-        if frame.format.name != "yuv420p":
-            frame = frame.reformat(format="yuv420p")
-        log(f"picture {count} {picture_md5(frame)} {key}")
+        log(f"picture {count}")
         if count == pli_after:
             for source in receiver.getSynchronizationSources():
                 await receiver._send_rtcp_pli(source.source)
@@ -296,6 +294,8 @@ if sys.argv[1] == "--exchange":
 else:
     port, path = int(sys.argv[1]), sys.argv[2]
     token = sys.argv[3] if len(sys.argv) > 3 else None
+    if os.environ.get("WEBRTC_SERVER_VIDEO"):
+        keep_access_units(os.environ["WEBRTC_SERVER_VIDEO"])
     loss, jitter = float(os.environ.get("WEBRTC_SERVER_LOSS", "0")), float(os.environ.get("WEBRTC_SERVER_JITTER", "0"))
     if loss > 0 or jitter > 0:
         impairment = Impairment(loss, jitter, int(os.environ.get("WEBRTC_SERVER_SEED", "1")))

@@ -46,6 +46,14 @@ extension GStreamerDecoder {
     func checkBus() throws(GStreamerError) {
         guard let message = popBusUntilError() else { return }
         defer { gst_message_unref(message) }
+        throw GStreamerError(errorMessage: message)
+    }
+}
+
+extension GStreamerError {
+    /// The error an ERROR message on a bus carries, with its kind from GStreamer's error
+    /// domain and code.
+    init(errorMessage message: UnsafeMutablePointer<GstMessage>) {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         gst_message_parse_error(message, &error, &debug)
@@ -72,6 +80,6 @@ extension GStreamerDecoder {
                 }
             }
         }
-        throw GStreamerError(error.map { String(cString: $0.pointee.message) } ?? "error", debug: debug.map { String(cString: $0) }, kind: kind)
+        self.init(error.map { String(cString: $0.pointee.message) } ?? "error", debug: debug.map { String(cString: $0) }, kind: kind)
     }
 }

@@ -233,14 +233,7 @@ public final class GStreamerWebRTCSender: @unchecked Sendable {
     private func throwBusError(or fallback: String?) throws(GStreamerError) {
         if let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
             defer { gst_message_unref(message) }
-            var error: UnsafeMutablePointer<GError>?
-            var debug: UnsafeMutablePointer<gchar>?
-            gst_message_parse_error(message, &error, &debug)
-            defer {
-                if let error { g_error_free(error) }
-                g_free(debug)
-            }
-            throw GStreamerError(error.map { String(cString: $0.pointee.message) } ?? "webrtcbin failed", debug: debug.map { String(cString: $0) })
+            throw GStreamerError(errorMessage: message)
         }
         if let fallback { throw GStreamerError(fallback) }
     }

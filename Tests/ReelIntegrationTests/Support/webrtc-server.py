@@ -106,12 +106,19 @@ def prefer(transceiver, mime):
         transceiver.setCodecPreferences(codecs)
 
 
-async def whep(request):
+def refused_offer(request, route):
+    """The response to an offer this server will not take (no token, not SDP), or None."""
     if (response := refused(request)) is not None:
         return response
     if request.content_type != "application/sdp":
-        log(f"POST /whep 415 {request.content_type}")
+        log(f"POST /{route} 415 {request.content_type}")
         return web.Response(status=415, text="an offer is application/sdp")
+    return None
+
+
+async def whep(request):
+    if (response := refused_offer(request, "whep")) is not None:
+        return response
     pc = RTCPeerConnection()
     await pc.setRemoteDescription(RTCSessionDescription(sdp=await request.text(), type="offer"))
     video = MediaPlayer(path, decode=False)
@@ -177,11 +184,8 @@ async def save_sound(track, path):
 
 
 async def whip(request):
-    if (response := refused(request)) is not None:
+    if (response := refused_offer(request, "whip")) is not None:
         return response
-    if request.content_type != "application/sdp":
-        log(f"POST /whip 415 {request.content_type}")
-        return web.Response(status=415, text="an offer is application/sdp")
     pc = RTCPeerConnection()
 
     @pc.on("track")

@@ -9,7 +9,7 @@ import ReelCore
 /// Not `Sendable`: use it from one thread at a time, as FFmpeg's contexts require.
 public final class EncodedSampleMuxer {
     private let path: String
-    /// Where the bytes go: a hidden name until ``finish()``, or the name itself for a
+    /// Where the bytes go: a hidden name until ``finish(holdingOpen:)``, or the name itself for a
     /// fragmented recording.
     private let file: PartialFile
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -33,7 +33,7 @@ public final class EncodedSampleMuxer {
     ///   - fragmented: write the file under its name from the start, an MP4 or MOV in
     ///     fragments (one per keyframe), so that it plays up to its last fragment however
     ///     writing ends (a full disk, a crash): what a recording needs. Otherwise the file
-    ///     is written under a hidden name and appears, whole, at ``finish()``.
+    ///     is written under a hidden name and appears, whole, at ``finish(holdingOpen:)``.
     ///   - container: FFmpeg's name of the muxer (`flv`, `mpegts`); by `path`'s extension
     ///     when nil. A URL (`rtmp://…`) is a live stream: each packet is sent as it is written.
     public init(path: String, container: String? = nil, format: VideoFormatDescription, timescale: Int32, frameRate: Rational?,

@@ -110,9 +110,6 @@ struct EncodeCommand: AsyncParsableCommand {
             throw ValidationError("--camera writes to a file only with --duration")
         }
         if output.filter({ $0.lowercased().hasPrefix("rtp://") }).count > 1 { throw ValidationError("one rtp:// output at most (--sdp describes it)") }
-        if codec != "h264", output.map(destination).contains(where: { if case .whip = $0 { true } else { false } }) {
-            throw ValidationError("a WHIP output sends H.264: give --codec h264")
-        }
     }
 
     func run() async throws {

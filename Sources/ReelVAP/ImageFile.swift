@@ -12,13 +12,7 @@ public enum ImageFile {
         let converter = PictureConverter()
         func keep(_ decoded: DecodedFrame) throws {
             guard picture == nil, case .video(let frame) = decoded else { return }
-            let rgba = try converter.convert(frame, to: .rgba, quality: .accurate)
-            let copy = try PixelBuffer(format: .rgba, width: rgba.width, height: rgba.height)
-            for row in 0..<rgba.height {
-                copy.planes[0].row(row).update(from: rgba.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self) + row * rgba.planes[0].bytesPerRow,
-                                               count: 4 * rgba.width)
-            }
-            picture = copy
+            picture = try copy(converter.convert(frame, to: .rgba, quality: .accurate))
         }
         while picture == nil, let packet = try demuxer.readPacket() {
             if packet.streamIndex == index { try decoder.decode(packet, keep) }
@@ -27,5 +21,16 @@ public enum ImageFile {
         guard let picture else { throw DecodeError(.other, detail: "\(path) holds no picture") }
         PremultipliedAlpha.premultiply(picture)
         return picture
+    }
+
+    /// An RGBA frame copied into a buffer of its own (a converter's output lives only
+    /// until its next call).
+    static func copy(_ rgba: VideoFrame) throws -> PixelBuffer {
+        let copy = try PixelBuffer(format: .rgba, width: rgba.width, height: rgba.height)
+        for row in 0..<rgba.height {
+            copy.planes[0].row(row).update(from: rgba.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self) + row * rgba.planes[0].bytesPerRow,
+                                           count: 4 * rgba.width)
+        }
+        return copy
     }
 }

@@ -31,6 +31,9 @@ public struct VAPPack: Sendable {
     public var audio: String?
     /// Fusion sources, each with its masks; the animation becomes a fusion (`vapx`) one.
     public var fusion: [FusionSource] = []
+    /// The packed video's longest edge at most: larger frames (and their masks) are scaled
+    /// down, keeping their shape, to the largest size that fits. Nil keeps them as they are.
+    public var maxEdge: Int?
 
     /// A text or image the application will fuse in, and where: a mask picture for each
     /// frame (numbered as the frames; white and opaque where the source shows, a missing or
@@ -91,11 +94,24 @@ public struct VAPPack: Sendable {
         guard (1...120).contains(framesPerSecond) else { throw VAPError.invalidField(path: "fps", reason: "\(framesPerSecond) is not in 1…120") }
         let paths = try framePaths()
         let first = try ImageFile.premultipliedRGBA(path: paths[0])
-        let masks = try fusion.map { source in try loadMasks(source, frames: paths, width: first.width, height: first.height) }
-        let slotSizes = zip(fusion, masks).map { source, masks in
-            (width: max(masks.values.map(\.box.width).max() ?? 1, 1), height: max(masks.values.map(\.box.height).max() ?? 1, 1))
+        let scaler = PremultipliedScaler()
+        var masks = try fusion.map { source in try loadMasks(source, frames: paths, width: first.width, height: first.height, scaledTo: nil, by: scaler) }
+        var size = (width: first.width, height: first.height)
+        if let maxEdge {
+            guard let fitting = VAPPackLayout.fittingFrameSize(width: first.width, height: first.height,
+                                                               maskSizes: Self.slotSizes(masks), maxEdge: maxEdge) else {
+                throw VAPError.invalidField(path: "max-edge", reason: "no frame size packs into \(maxEdge) pixels")
+            }
+            if fitting != size {
+                size = fitting
+                masks = try fusion.map { source in try loadMasks(source, frames: paths, width: first.width, height: first.height, scaledTo: fitting, by: scaler) }
+            }
         }
-        let packing = VAPPackLayout(width: first.width, height: first.height, maskSizes: slotSizes)
+        let slotSizes = Self.slotSizes(masks)
+        let packing = VAPPackLayout(width: size.width, height: size.height, maskSizes: slotSizes)
+        if let maxEdge, packing.longestEdge > maxEdge {
+            throw VAPError.invalidField(path: "max-edge", reason: "the masks scaled to \(size.width)x\(size.height) pack into \(packing.videoWidth)x\(packing.videoHeight), over \(maxEdge) pixels")
+        }
         // Hidden, and the packed file written atomically: a killed pack leaves no file
         // under the output's name.
         let outputURL = URL(fileURLWithPath: output)
@@ -115,10 +131,11 @@ public struct VAPPack: Sendable {
         }
         let canvas = try PixelBuffer(format: .rgba, width: packing.videoWidth, height: packing.videoHeight)
         for (index, path) in paths.enumerated() {
-            let frame = index == 0 ? first : try ImageFile.premultipliedRGBA(path: path)
-            guard frame.width == first.width, frame.height == first.height else {
-                throw VAPError.invalidField(path: "input", reason: "\(path) is \(frame.width)x\(frame.height), the first frame \(first.width)x\(first.height)")
+            let read = index == 0 ? first : try ImageFile.premultipliedRGBA(path: path)
+            guard read.width == first.width, read.height == first.height else {
+                throw VAPError.invalidField(path: "input", reason: "\(path) is \(read.width)x\(read.height), the first frame \(first.width)x\(first.height)")
             }
+            let frame = size == (first.width, first.height) ? read : try scaler.scaled(read, width: size.width, height: size.height)
             try packing.compose(frame, into: canvas)
             for (slot, sourceMasks) in masks.enumerated() {
                 if let mask = sourceMasks[index] { packing.drawMask(mask.strength, width: mask.box.width, height: mask.box.height, slot: slot, into: canvas) }
@@ -140,8 +157,15 @@ public struct VAPPack: Sendable {
         (0...4).first { FileManager.default.fileExists(atPath: String(format: input, $0)) }
     }
 
-    /// The masks of `source` for every frame that has one, by frame index.
-    private func loadMasks(_ source: FusionSource, frames: [String], width: Int, height: Int) throws -> [Int: VAPMask] {
+    /// Each source's slot: its largest mask box.
+    private static func slotSizes(_ masks: [[Int: VAPMask]]) -> [(width: Int, height: Int)] {
+        masks.map { masks in (width: max(masks.values.map(\.box.width).max() ?? 1, 1), height: max(masks.values.map(\.box.height).max() ?? 1, 1)) }
+    }
+
+    /// The masks of `source` for every frame that has one, by frame index; scaled to
+    /// `size` when the frames are.
+    private func loadMasks(_ source: FusionSource, frames: [String], width: Int, height: Int,
+                           scaledTo size: (width: Int, height: Int)?, by scaler: PremultipliedScaler) throws -> [Int: VAPMask] {
         guard source.masks.range(of: "%[0-9]*d", options: .regularExpression) != nil else {
             throw VAPError.invalidField(path: "mask \(source.tag)", reason: "\(source.masks) is not a frame pattern such as masks/%04d.png")
         }
@@ -155,7 +179,7 @@ public struct VAPPack: Sendable {
             guard picture.width == width, picture.height == height else {
                 throw VAPError.invalidField(path: "mask \(source.tag)", reason: "\(path) is \(picture.width)x\(picture.height), the frames \(width)x\(height)")
             }
-            masks[index] = VAPMask(picture: picture)
+            masks[index] = VAPMask(picture: try size.map { try scaler.scaled(picture, width: $0.width, height: $0.height) } ?? picture)
         }
         guard !masks.isEmpty else { throw VAPError.invalidField(path: "mask \(source.tag)", reason: "no picture of \(source.masks) shows a mask") }
         return masks

@@ -38,6 +38,44 @@ public struct VAPPackLayout: Sendable, Equatable {
 
     private static func roundUp(_ value: Int) -> Int { (value + 15) / 16 * 16 }
 
+    /// The video's longest edge.
+    public var longestEdge: Int { max(videoWidth, videoHeight) }
+
+    /// Pixels a mask's box may grow by on each axis when its picture is scaled (the
+    /// bicubic filter's reach), kept free in its slot.
+    static let scaledMaskMargin = 4
+
+    /// The largest frame size of `width`×`height`'s shape whose packed video has no edge
+    /// longer than `maxEdge`, the masks (of `maskSizes` at full size) scaled with the
+    /// frames; the size itself when it fits, nil when not even the smallest frame fits.
+    public static func fittingFrameSize(width: Int, height: Int, maskSizes: [(width: Int, height: Int)] = [],
+                                        maxEdge: Int) -> (width: Int, height: Int)? {
+        let longer = max(width, height)
+        func size(longest: Int) -> (width: Int, height: Int) {
+            let scale = Double(longest) / Double(longer)
+            return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        }
+        func fits(_ longest: Int) -> Bool {
+            let frame = size(longest: longest)
+            let scale = Double(longest) / Double(longer)
+            let masks = maskSizes.map { mask in
+                longest == longer ? mask
+                    : (min(Int((Double(mask.width) * scale).rounded(.up)) + scaledMaskMargin, frame.width),
+                       min(Int((Double(mask.height) * scale).rounded(.up)) + scaledMaskMargin, frame.height))
+            }
+            return VAPPackLayout(width: frame.width, height: frame.height, maskSizes: masks).longestEdge <= maxEdge
+        }
+        if fits(longer) { return (width, height) }
+        guard fits(1) else { return nil }
+        // The packed edge grows with the frame: the largest size that fits, by bisection.
+        var low = 1, high = longer
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if fits(middle) { low = middle } else { high = middle }
+        }
+        return size(longest: low)
+    }
+
     /// The `vapc` configuration for `frameCount` frames at `framesPerSecond`, with fusion
     /// `sources` and their `frames` when there are any.
     public func config(frameCount: Int, framesPerSecond: Int, sources: [VAPConfig.Source] = [], frames: [VAPConfig.Frame] = []) -> VAPConfig {

@@ -9,7 +9,9 @@ struct VAPPackCommand: AsyncParsableCommand {
         discussion: """
             The colour goes to the top left premultiplied over black, the alpha as gray at half scale \
             beside it (right of portrait frames, below landscape ones), 4 pixels apart, the video \
-            padded to multiples of 16; the vapc box describes the layout.
+            padded to multiples of 16; the vapc box describes the layout. A packed video over 1504 \
+            pixels on its longest edge is said to be unsafe for Android's decoders; --max-edge 1504 \
+            scales the frames down to fit.
             """)
 
     @Argument(help: "The frames: a pattern such as frames/%04d.png, numbered from 0 to 4 on.")
@@ -23,6 +25,8 @@ struct VAPPackCommand: AsyncParsableCommand {
     @Option(help: "Constant rate factor (0–51; lower is better).") var crf: Int = 18
     @Option(help: "Encoder preset (ultrafast … veryslow).") var preset: String = "medium"
     @Option(help: "An audio file to mux in (its first audio stream is copied: AAC or MP3).") var audio: String?
+    @Option(name: .customLong("max-edge"), help: "Scale the frames down so that the packed video's longest edge is at most this (64–8192; 1504 for Android).")
+    var maxEdge: Int?
 
     @Option(name: .customLong("mask"), help: """
         A fusion source and its masks, KIND:TAG=PATTERN (repeatable; KIND is txt or img), e.g.         'img:[sImg1]=masks/avatar/%04d.png': pictures numbered as the frames, white and opaque where the source shows.
@@ -38,6 +42,7 @@ struct VAPPackCommand: AsyncParsableCommand {
         guard VAPPack.Codec(rawValue: codec) != nil else { throw ValidationError("--codec takes h264 or h265") }
         guard (1...120).contains(fps) else { throw ValidationError("--fps must be between 1 and 120") }
         guard (0...51).contains(crf) else { throw ValidationError("--crf must be between 0 and 51") }
+        if let maxEdge, !(64...8192).contains(maxEdge) { throw ValidationError("--max-edge must be between 64 and 8192") }
         _ = try fusionSources()
     }
 
@@ -75,10 +80,16 @@ struct VAPPackCommand: AsyncParsableCommand {
         pack.preset = preset
         pack.audio = audio
         pack.fusion = try fusionSources()
+        pack.maxEdge = maxEdge
         let configured = pack
         let bar = ProgressBar()
         let frames = try await failing { try await BlockingRun.run { try configured.run { bar.show($0) } } }
         bar.finish()
-        FileHandle.standardError.write(Data("reel: packed \(frames) frames into \(output)\n".utf8))
+        let packed = try await failing { try VAPFile(source: MP4FileSource(path: output)) }
+        FileHandle.standardError.write(Data("reel: packed \(frames) frames of \(packed.videoWidth)x\(packed.videoHeight) into \(output)\n".utf8))
+        let android = VAPPlatforms.verdicts(codec: packed.codec, width: packed.videoWidth, height: packed.videoHeight)[0]
+        if max(packed.videoWidth, packed.videoHeight) > VAPPlatforms.androidMaxEdge, let reason = android.reason {
+            FileHandle.standardError.write(Data("reel: warning: not safe for Android: \(reason)\n".utf8))
+        }
     }
 }

@@ -10,20 +10,22 @@ import Testing
 /// 4:2:0, which cannot hold colour that changes from one pixel to the next (the pattern's
 /// 1-pixel coloured text at full size comes back at 27–30 dB even losslessly coded).
 @Suite struct VAPPackTests {
-    static func frames(in directory: URL, width: Int, height: Int) throws -> String {
+    static func frames(in directory: URL, width: Int, height: Int, seconds: Double = 2) throws -> String {
         let pattern = directory.appendingPathComponent("%04d.png").path
         let alpha = "clip(255*(0.5+0.5*sin(X/23+T*3))*(0.3+Y/\(height)),0,255)"
-        let made = try Processes.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=\(width / 2)x\(height / 2):r=25:d=2,scale=\(width):\(height):flags=bicubic,format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='\(alpha)'",
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=\(width / 2)x\(height / 2):r=25:d=\(seconds),scale=\(width):\(height):flags=bicubic,format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='\(alpha)'",
                                                 "-start_number", "1", pattern])
         guard made.status == 0 else { throw TestSetupError("ffmpeg: \(made.stderr)") }
         return pattern
     }
 
-    /// The source frames read by ffmpeg (straight RGBA) and premultiplied here.
-    static func premultipliedSource(_ pattern: String, index: Int) throws -> [UInt8] {
+    /// The source frames read by ffmpeg (straight RGBA; scaled by its bicubic filter to
+    /// `size` when given) and premultiplied here.
+    static func premultipliedSource(_ pattern: String, index: Int, scaledTo size: (width: Int, height: Int)? = nil) throws -> [UInt8] {
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("reel-pack-\(UUID().uuidString).rgba").path
         defer { try? FileManager.default.removeItem(atPath: raw) }
-        let read = try Processes.run("ffmpeg", ["-v", "error", "-i", String(format: pattern, index + 1), "-f", "rawvideo", "-pix_fmt", "rgba", raw])
+        let scale = size.map { ["-vf", "scale=\($0.width):\($0.height):flags=bicubic"] } ?? []
+        let read = try Processes.run("ffmpeg", ["-v", "error", "-i", String(format: pattern, index + 1)] + scale + ["-f", "rawvideo", "-pix_fmt", "rgba", raw])
         guard read.status == 0 else { throw TestSetupError("ffmpeg: \(read.stderr)") }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
         for pixel in stride(from: 0, to: bytes.count, by: 4) {
@@ -117,6 +119,61 @@ import Testing
                 #expect(changedInside == 0, "frame \(index) has no mask but changed")
             }
         }
+    }
+
+    /// `--max-edge` scales the frames and their masks down to the largest size whose packed
+    /// video fits (451×338 for 640×480 in 512: worked out by hand from the layout), and the
+    /// animation comes back as ffmpeg's bicubic scaling of the frames.
+    @Test func maxEdgeScalesFramesAndMasksToFit() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pattern = try Self.frames(in: directory, width: 640, height: 480, seconds: 0.6)
+        let masks = directory.appendingPathComponent("mask-%04d.png").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
+                                                "color=black:s=640x480:r=25:d=0.6,format=rgba,drawbox=x=60:y=60:w=80:h=40:color=white@1:t=fill",
+                                                "-start_number", "1", masks])
+        #expect(made.status == 0, "\(made.stderr)")
+        let output = directory.appendingPathComponent("fitted.mp4").path
+        let packed = try reel("vap", "pack", pattern, "-o", output, "--max-edge", "512", "--mask", "img:[sImg1]=" + masks)
+        #expect(packed.status == 0 && !packed.stderr.contains("warning"), "\(packed.stderr)")
+        let probe = try Processes.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x", output])
+        let video = probe.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let edges = video.split(separator: "x").compactMap { Int($0) }
+        #expect(edges.count == 2 && edges.allSatisfy { $0 <= 512 }, "ffprobe: \(probe.stdout)")
+        let renderer = try VAPRenderer(path: output)
+        let config = try #require(renderer.decoder.file.config)
+        #expect(config.info.width == 451 && config.info.height == 338, "\(config.info.width)x\(config.info.height)")
+        // The mask's box (60, 60, 80, 40) scaled by 451/640, give or take the filter's reach.
+        let box = try #require(config.frames.first?.objects.first?.frame)
+        #expect(abs(box.x - 42) <= 4 && abs(box.y - 42) <= 4 && abs(box.width - 56) <= 6 && abs(box.height - 28) <= 6, "\(box)")
+        var worst = Double.infinity
+        while let (index, picture) = try renderer.nextFrame() {
+            guard index % 5 == 0 else { continue }
+            let source = try Self.premultipliedSource(pattern, index: index, scaledTo: (451, 338))
+            worst = min(worst, Self.psnr(VAPOracle.packed(picture), source, channels: [0, 1, 2, 3]))
+        }
+        print(String(format: "pack 640x480 --max-edge 512 → %@, 451x338: worst PSNR %.2f dB against ffmpeg's bicubic scaling", video, worst))
+        #expect(worst >= 33, "\(worst) dB")
+    }
+
+    /// A pack over 1504 pixels on its longest edge is warned of and `reel vap info` says
+    /// Android is not safe; `--max-edge 1504` packs it to 1008×1504 (ffprobe), safe.
+    @Test func androidsEdgeIsWarnedOfAndFitted() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pattern = try Self.frames(in: directory, width: 1024, height: 1024, seconds: 0.2)
+        let large = directory.appendingPathComponent("large.mp4").path
+        let packed = try reel("vap", "pack", pattern, "-o", large, "--preset", "ultrafast")
+        #expect(packed.status == 0 && packed.stderr.contains("warning: not safe for Android: 1552 px on the longest edge"), "\(packed.stderr)")
+        let info = try reel("vap", "info", large)
+        #expect(info.stdout.contains("platforms: Android no (1552 px"), "\(info.stdout)")
+        let fitted = directory.appendingPathComponent("fitted.mp4").path
+        let refitted = try reel("vap", "pack", pattern, "-o", fitted, "--preset", "ultrafast", "--max-edge", "1504")
+        #expect(refitted.status == 0 && !refitted.stderr.contains("warning"), "\(refitted.stderr)")
+        let probe = try Processes.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x", fitted])
+        #expect(probe.stdout.hasPrefix("1008x1504"), "\(probe.stdout)")
+        let fittedInfo = try reel("vap", "info", fitted, "--json")
+        #expect(fittedInfo.stdout.contains(#""platforms": {"Android": {"safe": true, "reason": null}"#), "\(fittedInfo.stdout)")
     }
 
     @Test func aPatternWithoutFramesIsAClearError() throws {

@@ -5,7 +5,8 @@ import ReelPlayer
 /// A VAP animation drawn over a player's picture (`Player.overlays`, `reel play
 /// --overlay`): rendered as `reel vap render` renders it (premultiplied, fused with its
 /// content), scaled to where it is placed, a few frames ahead of the one shown, on a thread
-/// of its own that ends with ``close()``.
+/// of its own that ends with ``close()``. Frames a ``VAPOverlayCache`` holds are taken
+/// from it, not decoded again.
 public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
     public let width: Int
     public let height: Int
@@ -20,10 +21,16 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
     private var wanted: (from: Int, width: Int, height: Int)?
     private var made: [Int: PixelBuffer] = [:]
     private var closed = false
+    private var rendered = 0
+    private let cache: VAPOverlayCache?
+    private let cacheKey: String?
 
-    /// Renders `path` (fused with `content`) for drawing over a picture.
-    public init(path: String, content: VAPFusionContent = VAPFusionContent()) throws {
+    /// Renders `path` (fused with `content`) for drawing over a picture, sharing the frames
+    /// it makes with the other animations of `cache`.
+    public init(path: String, content: VAPFusionContent = VAPFusionContent(), cache: VAPOverlayCache? = nil) throws {
         let renderer = try VAPRenderer(path: path, content: content)
+        self.cache = cache
+        cacheKey = cache == nil ? nil : VAPOverlayCache.animationKey(path: path, content: content)
         width = renderer.layout.outputWidth
         height = renderer.layout.outputHeight
         frameCount = max(renderer.decoder.frameCount, 1)
@@ -33,6 +40,11 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
         let thread = Thread { [self] in run(owned.renderer) }
         thread.name = "reel.overlay"
         thread.start()
+    }
+
+    /// The animation `request` names: its file and fusion content.
+    public convenience init(request: OverlayRequest, cache: VAPOverlayCache? = nil) throws {
+        try self.init(path: request.path, content: VAPFusionContent(texts: request.texts, imageFiles: request.images), cache: cache)
     }
 
     /// How long `waiting` waits for a frame at most.
@@ -58,9 +70,20 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
         }
     }
 
+    /// The frames it has decoded and rendered so far (those from the cache not counted).
+    public var framesRendered: Int { condition.withLock { rendered } }
+
     public func close() {
         condition.withLock {
             closed = true
+            condition.broadcast()
+        }
+    }
+
+    /// Hands frame `index` of `width` × `height` to the display, if that size is still the one wanted.
+    private func keep(_ picture: PixelBuffer, index: Int, width: Int, height: Int) {
+        condition.withLock {
+            if wanted?.width == width && wanted?.height == height { made[index] = picture }
             condition.broadcast()
         }
     }
@@ -82,6 +105,11 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
                 return
             }
             condition.unlock()
+            let key = cacheKey.map { VAPOverlayCache.Key(animation: $0, frame: target.index, width: target.width, height: target.height) }
+            if let key, let cached = cache?.frame(for: key) {
+                keep(cached, index: target.index, width: target.width, height: target.height)
+                continue
+            }
             do {
                 if target.index != next { try renderer.seek(toFrame: target.index) }
                 guard let (index, picture) = try renderer.nextFrame() else {
@@ -93,10 +121,9 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
                 next = index + 1
                 let sized = picture.width == target.width && picture.height == target.height ? picture
                     : try RGBAResampler.fit(picture, width: target.width, height: target.height, cropToFill: false)
-                condition.withLock {
-                    if wanted?.width == target.width && wanted?.height == target.height { made[index] = sized }
-                    condition.broadcast()
-                }
+                if let cacheKey { cache?.keep(sized, for: VAPOverlayCache.Key(animation: cacheKey, frame: index, width: target.width, height: target.height)) }
+                condition.withLock { rendered += 1 }
+                keep(sized, index: index, width: target.width, height: target.height)
             } catch {
                 // A file that fails mid-way stops adding frames; the last one shown stays.
                 condition.withLock { closed = true }

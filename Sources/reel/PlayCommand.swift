@@ -156,7 +156,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Resume") var resumeOptions: ResumeOptions
 
-    @Option(name: .customLong("input-ipc-server"), help: ArgumentHelp("Listen on this Unix socket for mpv's JSON IPC (one JSON command per line), so that mpv's clients drive Reel: socat scripts, python-mpv-jsonipc, remotes.",
+    @Option(name: .customLong("input-ipc-server"), help: ArgumentHelp("Listen on this Unix socket for mpv's JSON IPC (one JSON command per line), so that mpv's clients drive Reel: socat scripts, python-mpv-jsonipc, remotes. Beyond mpv's commands, gift-start SPEC (as --overlay takes it) starts a gift and answers its id, gift-stop ID stops it.",
                                                                       valueName: "path"))
     var inputIPCServer: String?
 
@@ -166,6 +166,10 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Draw a VAP animation (a gift) over the picture from SECONDS into the input (at once without): pos is center, top, bottom, X:Y:W:H in video pixels or X:Y:W:Hw in window pixels; scale up to 1; z orders animations; loops 0 plays until the end; sTxtN and sImgN fill its fusion sources. May be repeated.",
                                valueName: "PATH[@SECONDS][,pos=…][,scale=…][,z=…][,loops=…][,sTxt1=…][,sImg1=…]"))
     var overlay: [String] = []
+
+    @Option(name: .customLong("overlay-cache"), help: ArgumentHelp("Keep up to this much of the gifts' rendered frames (K, M or G; 0 keeps none), so that a gift shown again is not decoded again.",
+                                                                   valueName: "size"))
+    var overlayCache = ByteSizeOption(bytes: VAPOverlayCache.defaultCapacity)
 
     @OptionGroup var common: CommonOptions
 
@@ -322,10 +326,11 @@ struct PlayCommand: AsyncParsableCommand {
             throw fail("tap: \(error)")
         }
 
+        let giftFrames = overlayCache.bytes > 0 ? VAPOverlayCache(capacity: overlayCache.bytes) : nil
         for text in overlay {
             do {
                 let request = try OverlayRequest(parsing: text)
-                let animation = try VAPOverlayAnimation(path: request.path, content: VAPFusionContent(texts: request.texts, imageFiles: request.images))
+                let animation = try VAPOverlayAnimation(request: request, cache: giftFrames)
                 player.overlays.start(animation, placement: request.placement, z: request.z, loops: request.loops, at: request.start)
             } catch {
                 throw fail("--overlay '\(text)': \(error)")
@@ -340,7 +345,9 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let remote: RemoteControl
         do {
-            remote = try RemoteControl(socket: inputIPCServer, mpris: mpris, player: player)
+            remote = try RemoteControl(socket: inputIPCServer, mpris: mpris, player: player) { request in
+                try VAPOverlayAnimation(request: request, cache: giftFrames)
+            }
         } catch {
             throw fail("--input-ipc-server: \(error)")
         }

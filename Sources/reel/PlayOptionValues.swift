@@ -64,3 +64,22 @@ struct ToneMappingOption: ExpressibleByArgument {
 extension DeinterlaceSetting: ExpressibleByArgument {}
 extension DeinterlaceMode: ExpressibleByArgument {}
 extension LoudnessNormalization: ExpressibleByArgument {}
+
+/// `--overlay-cache`: a size in bytes (`256M`, `1G`: powers of 1024), or 0 for none.
+struct ByteSizeOption: ExpressibleByArgument {
+    let bytes: Int
+
+    init(bytes: Int) { self.bytes = bytes }
+
+    init?(argument text: String) {
+        if text == "0" {
+            bytes = 0
+        } else if let size = RetentionPolicy.size(text) {
+            bytes = Int(size)
+        } else {
+            return nil
+        }
+    }
+
+    var defaultValueDescription: String { bytes % (1 << 20) == 0 ? "\(bytes >> 20)M" : "\(bytes)" }
+}

@@ -12,10 +12,11 @@ final class RemoteControl: @unchecked Sendable {
     /// - Parameters:
     ///   - socket: where to listen for mpv's JSON IPC, if anywhere.
     ///   - mpris: whether to be an MPRIS player, when there is a session bus to be one on.
-    init(socket: String?, mpris: Bool, player: Player) throws {
+    ///   - makeGift: makes the animations the IPC's `gift-start` asks for.
+    init(socket: String?, mpris: Bool, player: Player, makeGift: @escaping @Sendable (OverlayRequest) throws -> any OverlayAnimation) throws {
         let exit = exit
         ipc = try socket.map { path in
-            try MPVIPCServer(path: path, player: player) { code in
+            try MPVIPCServer(path: path, player: player, makeGift: makeGift) { code in
                 exit.set(code)
                 player.stop()
             }

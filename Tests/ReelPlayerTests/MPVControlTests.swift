@@ -81,6 +81,38 @@ import Testing
         #expect(names == expected, "\(harness.events.all)")
     }
 
+    /// `gift-start` makes the animation its spec names and starts it where and when the
+    /// spec says, answering its id; `gift-stop` stops it; both come out as events.
+    @Test(.timeLimit(.minutes(1))) func giftsStartAndStopOverIPC() async throws {
+        let harness = Self.harness()
+        let asked = LockedValue<[OverlayRequest]>([])
+        let target = PlayerMPVTarget(player: harness.player, makeGift: { request in
+            asked.withLock { $0.append(request) }
+            guard request.path == "gift.mp4" else { throw OverlayRequestError.invalid(request.path, reason: "no such file") }
+            return SquareAnimation()
+        }, quit: { _, _ in })
+        let session = MPVIPCSession(target: target, clientName: "ipc-0") { 0 }
+        try await harness.player.open(try #require(Playlist(["a.mp4"])))
+
+        let started = Self.ask(session, #"["gift-start", "gift.mp4@1.5,pos=bottom,z=2,loops=0,sTxt1=Anna"]"#)
+        let id = try #require(try started.get().integer, "\(started)")
+        #expect(harness.player.overlays.ids == [id])
+        let expected = try OverlayRequest(parsing: "gift.mp4@1.5,pos=bottom,z=2,loops=0,sTxt1=Anna")
+        #expect(asked.copy() == [expected])
+        #expect(Self.ask(session, #"["gift-start", "missing.mp4"]"#) == .failure(.commandFailed))
+        #expect(Self.ask(session, #"["gift-start", "gift.mp4,scale=3"]"#) == .failure(.invalidParameter), "a spec --overlay refuses")
+        #expect(Self.ask(session, #"["gift-stop", \#(id + 100)]"#) == .failure(.invalidParameter), "no such gift")
+        #expect(Self.ask(session, #"["gift-stop", \#(id)]"#) == .success(.null))
+        #expect(harness.player.overlays.ids.isEmpty)
+
+        var mapper = MPVEventMapper()
+        #expect(mapper.events(for: .overlayStarted(id: 7)).map { $0.name } == ["gift-started"])
+        #expect(mapper.events(for: .overlayFinished(id: 7)).first?.fields == ["id": .integer(7)])
+        let plain = MPVIPCSession(target: PlayerMPVTarget(player: harness.player) { _, _ in }, clientName: "ipc-1") { 0 }
+        #expect(Self.ask(plain, #"["gift-start", "gift.mp4"]"#) == .failure(.invalidParameter), "no gifts without an animation maker")
+        harness.player.stop()
+    }
+
     @Test(.timeLimit(.minutes(1))) func theServerAnswersOnItsSocketAndSendsEvents() async throws {
         let harness = Self.harness()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reel-ipc-\(UUID().uuidString.prefix(8))").path

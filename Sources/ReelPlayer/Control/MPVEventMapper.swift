@@ -4,7 +4,8 @@ import ReelCore
 /// `file-loaded`, `playback-restart` (the first picture, and each seek's), `seek`,
 /// `pause`/`unpause` (mpv 0.35 leaves these to `property-change` of `pause`; older
 /// clients still listen for them), and one `end-file` per file with its reason (`eof`,
-/// `stop`, `quit`, `error`).
+/// `stop`, `quit`, `error`); beyond mpv's, `gift-started` and `gift-finished` with the
+/// animation's `id`.
 struct MPVEventMapper {
     typealias Event = (name: String, fields: [String: JSONValue])
 
@@ -36,6 +37,8 @@ struct MPVEventMapper {
         case .endOfStream: return endFile(reason: "eof")
         case .error(let error): return endFile(reason: "error", ["file_error": .string(error.description)])
         case .itemFailed(_, _, let error): return endFile(reason: "error", ["file_error": .string(error.description)])
+        case .overlayStarted(let id): return [("gift-started", ["id": .integer(id)])]
+        case .overlayFinished(let id): return [("gift-finished", ["id": .integer(id)])]
         default: return []
         }
     }

@@ -26,9 +26,12 @@ public final class MPVIPCServer: @unchecked Sendable {
     private let stopReason: LockedValue<String>
 
     /// Listens at `path` (a file there is replaced, as mpv replaces it).
-    /// - Parameter onQuit: called for the `quit` (with its exit code) and `stop` commands;
-    ///   the owner stops the player, which ends the session.
-    public init(path: String, player: Player, onQuit: @escaping @Sendable (_ code: Int) -> Void) throws(OutputError) {
+    /// - Parameters:
+    ///   - makeGift: makes the animations of `gift-start` (see ``PlayerMPVTarget``).
+    ///   - onQuit: called for the `quit` (with its exit code) and `stop` commands; the
+    ///     owner stops the player, which ends the session.
+    public init(path: String, player: Player, makeGift: (@Sendable (OverlayRequest) throws -> any OverlayAnimation)? = nil,
+                onQuit: @escaping @Sendable (_ code: Int) -> Void) throws(OutputError) {
         self.path = path
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -51,7 +54,7 @@ public final class MPVIPCServer: @unchecked Sendable {
         self.listener = listener
         let stopReason = LockedValue("stop")
         self.stopReason = stopReason
-        target = PlayerMPVTarget(player: player) { code, reason in
+        target = PlayerMPVTarget(player: player, makeGift: makeGift) { code, reason in
             stopReason.withLock { $0 = reason }
             onQuit(code)
         }

@@ -8,16 +8,27 @@ import ReelFFmpeg
 ///
 /// Commands that take time (`loadfile`, switching the audio track, playlist moves) are
 /// started and answered at once, as mpv answers them; their events follow.
+///
+/// Beyond mpv's: `gift-start SPEC` starts an animation over the picture (SPEC as
+/// `reel play --overlay` takes it, ``OverlayRequest``) and answers its id; `gift-stop ID`
+/// stops it; their starts and ends come as `gift-started` and `gift-finished` events.
 public final class PlayerMPVTarget: MPVControlTarget, @unchecked Sendable {
     private let player: Player
     private let quit: @Sendable (_ code: Int, _ reason: String) -> Void
+    private let makeGift: (@Sendable (OverlayRequest) throws -> any OverlayAnimation)?
     private let loads = LockedValue(0)
 
-    /// - Parameter quit: called for `quit` and `stop` with the exit code asked for and
-    ///   mpv's `end-file` reason (`quit`, `stop`); the owner ends playback and exits.
-    public init(player: Player, quit: @escaping @Sendable (_ code: Int, _ reason: String) -> Void) {
+    /// - Parameters:
+    ///   - quit: called for `quit` and `stop` with the exit code asked for and mpv's
+    ///     `end-file` reason (`quit`, `stop`); the owner ends playback and exits.
+    ///   - makeGift: makes the animation a `gift-start` asks for (such as ReelVAP's
+    ///     `VAPOverlayAnimation`); without it, there are no gift commands.
+    public init(player: Player, makeGift: (@Sendable (OverlayRequest) throws -> any OverlayAnimation)? = nil,
+                quit: @escaping @Sendable (_ code: Int, _ reason: String) -> Void) {
         self.player = player
+        self.makeGift = makeGift
         self.quit = quit
+        commandNames = Self.mpvCommands + (makeGift == nil ? [] : ["gift-start", "gift-stop"])
     }
 
     /// Whether a `loadfile` is opening its input (the player goes through `idle` on the way).
@@ -25,7 +36,9 @@ public final class PlayerMPVTarget: MPVControlTarget, @unchecked Sendable {
 
     public var propertyNames: [String] { Self.kinds.keys.sorted() }
 
-    public let commandNames = [
+    public let commandNames: [String]
+
+    private static let mpvCommands = [
         "loadfile", "seek", "screenshot-to-file", "screenshot", "quit", "stop", "playlist-next", "playlist-prev",
         "frame-step", "frame-back-step", "show-text",
     ]
@@ -168,12 +181,25 @@ public final class PlayerMPVTarget: MPVControlTarget, @unchecked Sendable {
         case "cycle":
             guard let name = arguments.first?.string, name == "aid" || name == "sid" else { throw .propertyFormat }
             try cycleTrack(name, down: arguments.count > 1 && arguments[1].string == "down")
+        case "gift-start": return try startGift(arguments)
+        case "gift-stop":
+            guard let id = arguments.first.flatMap({ $0.integer ?? $0.string.flatMap { Int($0) } }), player.overlays.ids.contains(id) else {
+                throw .invalidParameter
+            }
+            player.overlays.stop(id)
         default: throw .invalidParameter
         }
         return .null
     }
 
     // MARK: Inside
+
+    private func startGift(_ arguments: [JSONValue]) throws(MPVError) -> JSONValue {
+        guard let makeGift, let text = arguments.first?.string, let request = try? OverlayRequest(parsing: text) else { throw .invalidParameter }
+        let animation: any OverlayAnimation
+        do { animation = try makeGift(request) } catch { throw .commandFailed }
+        return .integer(player.overlays.start(animation, placement: request.placement, z: request.z, loops: request.loops, at: request.start))
+    }
 
     private func load(_ url: String) {
         let player = player

@@ -48,4 +48,31 @@ import Testing
         let latency = harness.control.read { $0.statistics.liveLatency } ?? .nan
         #expect(latency < 0.3 + 0.1 + 0.04, "latency \(latency)")
     }
+
+    /// Far behind with sound (both stalled 3 s), then 0.5 s more at 8 s: after the jump and
+    /// through the catch-up at 1.1× that follows, each second's flash (the picture at a
+    /// whole second) is shown within 10 ms of its beep (the sound of that second's first
+    /// 40 ms) as the sound card plays it, loudness normalized as live sound is by default.
+    @Test func afterAJumpAndACatchUpEachPictureMeetsItsSound() throws {
+        let harness = try SessionHarness(configuration: Self.configuration(jumpAbove: 2), duration: 30, audio: true, live: true) { engine in
+            engine.arrival = { index, start in
+                index >= 50 && index < 125 ? start + 5.0 : index >= 200 && index < 212 ? start + 8.5 : start + Double(index) / 25
+            }
+            engine.audioArrival = { time, start in time >= 2 && time < 5 ? start + 5.0 : time >= 8 && time < 8.5 ? start + 8.5 : start + time }
+            engine.beeps = true
+        }
+        harness.play()
+        harness.run(for: 16)
+        let target = try #require(harness.engine.skips.first, "\(harness.events.all.filter { if case .time = $0 { false } else { true } })")
+        let beeps = try #require(harness.audio).onsets()
+        // Not the flash that ends the second stall: the first picture after a stall shows
+        // at once, before the last sound from before the stall has played out.
+        let flashes = harness.video.shown.filter { $0.pts > target + 0.5 && $0.pts != 8 && abs($0.pts - $0.pts.rounded()) < 1e-6 }
+        let offsets = flashes.compactMap { flash in beeps.min { abs($0 - flash.at) < abs($1 - flash.at) }.map { flash.at - $0 } }
+        let adjustments = harness.events.all.compactMap { if case .liveAdjusted(let change) = $0 { change } else { nil } }
+        print("jump and catch-up with sound: \(adjustments.count) adjustments; flash minus beep \(offsets.map { Int(($0 * 1000).rounded()) }) ms")
+        #expect(adjustments.contains { if case .catchingUp = $0 { true } else { false } }, "\(adjustments)")
+        #expect(offsets.count >= 8 && offsets.allSatisfy { abs($0) <= 0.01 },
+                "jumped to \(target); flash minus beep: \(offsets.map { Int(($0 * 1000).rounded()) }) ms")
+    }
 }

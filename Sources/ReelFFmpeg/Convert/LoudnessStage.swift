@@ -7,8 +7,10 @@ import ReelCore
 /// loudness, a `volume` whose gain a ``LoudnessNormalizer`` sets from those measures,
 /// and `alimiter` keeping peaks under −1.5 dBFS (a true peak under −1 dBTP).
 ///
-/// It adds no look-ahead but the limiter's 5 ms attack. Not `Sendable`: the audio
-/// device's thread uses it.
+/// The limiter's 5 ms look-ahead is compensated (its first 5 ms are not output), and each
+/// frame that comes out is timed by its samples: the media time of the first sample of it
+/// that went in, whatever times the filters write. Not `Sendable`: the audio device's
+/// thread uses it.
 public final class LoudnessStage {
     private let userFilters: String?
     private var normalizer: LoudnessNormalizer?
@@ -17,6 +19,9 @@ public final class LoudnessStage {
     private var sink: UnsafeMutablePointer<AVFilterContext>?
     private var signature = ""
     private var lastGain = 0.0
+    /// The sound gone in and not yet out: the media time of each frame's first sample
+    /// still inside, how many of its samples are, and its rate.
+    private var inside: [(time: Double, samples: Double, rate: Int)] = []
 
     /// - Parameters:
     ///   - filters: libavfilter's audio filters, as `ffmpeg -af` takes them; nil for none.
@@ -30,7 +35,7 @@ public final class LoudnessStage {
 
     /// The chain as FFmpeg's command line writes it (the gain starting at 0 dB).
     public static func chain(filters: String?, normalizing: Bool) -> String? {
-        let parts = [filters, normalizing ? "ebur128=metadata=1,volume@reel_gain=volume=0dB:precision=double,alimiter=limit=0.84:level=false:attack=5" : nil]
+        let parts = [filters, normalizing ? "ebur128=metadata=1,volume@reel_gain=volume=0dB:precision=double,alimiter=limit=0.84:level=false:attack=5:latency=1" : nil]
         let chain = parts.compactMap { $0 }.joined(separator: ",")
         return chain.isEmpty ? nil : chain
     }
@@ -59,6 +64,9 @@ public final class LoudnessStage {
         guard let input = copy ?? (frame.owner as? FrameBox)?.frame else { throw DecodeError(.other, detail: "out of memory") }
         let code = av_buffersrc_add_frame_flags(source, input, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard code >= 0 else { throw DecodeError(.other, code: code, detail: "audio filters: \(ffmpegErrorText(code))") }
+        if let time = frame.presentationTime?.seconds ?? inside.last.map({ $0.time + $0.samples / Double($0.rate) }) {
+            inside.append((time, Double(frame.sampleCount), max(frame.sampleRate, 1)))
+        }
         return try pull(timeBase: frame.timeBase)
     }
 
@@ -66,6 +74,7 @@ public final class LoudnessStage {
     public func reset() {
         avfilter_graph_free(&graph)
         (source, sink, signature) = (nil, nil, "")
+        inside.removeAll()
     }
 
     private func pull(timeBase: Rational) throws -> [AudioFrame] {
@@ -73,9 +82,26 @@ public final class LoudnessStage {
         var frames: [AudioFrame] = []
         try FilterGraphWiring.drain(sink, what: "audio filters") { output, box in
             follow(output)
-            frames.append(try AudioFrame(box: box, timeBase: timeBase))
+            var frame = try AudioFrame(box: box, timeBase: timeBase)
+            frame.pts = takeOut(frame.sampleCount, rate: frame.sampleRate).flatMap { time in timeBase.doubleValue.map { Int64((time / $0).rounded()) } }
+            frames.append(frame)
         }
         return frames
+    }
+
+    /// The media time of the next `count` samples out (at `rate`), which leave the inside.
+    private func takeOut(_ count: Int, rate: Int) -> Double? {
+        let time = inside.first?.time
+        var left = Double(count)
+        while left > 0, !inside.isEmpty {
+            // In the input's samples: a user's filter may change the rate.
+            let taken = min(left * Double(inside[0].rate) / Double(max(rate, 1)), inside[0].samples)
+            inside[0].samples -= taken
+            inside[0].time += taken / Double(inside[0].rate)
+            left -= taken * Double(max(rate, 1)) / Double(inside[0].rate)
+            if inside[0].samples <= 1e-9 { inside.removeFirst() }
+        }
+        return time
     }
 
     /// Feeds `ebur128`'s measures of a frame to the normalizer and sets the gain it says.

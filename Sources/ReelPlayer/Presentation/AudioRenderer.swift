@@ -105,13 +105,14 @@ final class AudioRenderer: @unchecked Sendable {
                 continue
             }
             do {
-                if let effects {
-                    for played in try effects.push(item.frame) { try converter.push(played) }
-                    if item.frame == nil { try converter.push(nil) }
-                } else {
-                    try converter.push(item.frame)
+                // The sound goes on from the first frame the converter gets: the effects'
+                // output, which a filter holding sound back puts behind the frame taken.
+                let played = try effects.map { try $0.push(item.frame) } ?? item.frame.map { [$0] } ?? []
+                for frame in played {
+                    if pendingMediaTime == nil { pendingMediaTime = frame.presentationTime?.seconds ?? 0 }
+                    try converter.push(frame)
                 }
-                if let frame = item.frame, pendingMediaTime == nil { pendingMediaTime = frame.presentationTime?.seconds ?? 0 }
+                if item.frame == nil { try converter.push(nil) }
                 converter.pull { bytes, _ in pending.append(contentsOf: bytes.bindMemory(to: Float.self)) }
             } catch {
                 session.fail(error)

@@ -53,6 +53,9 @@ final class PulledAudioOutput: AudioOutput, @unchecked Sendable {
     private(set) var paused = false
     /// The first channel of every sample pulled.
     private(set) var samples: [Float] = []
+    /// When each pull's samples are heard: sample `i` at `pullTimes[i / period]` and
+    /// `i % period` samples on.
+    private(set) var pullTimes: [Double] = []
 
     func start(render: @escaping @Sendable (UnsafeMutableRawBufferPointer, Double) -> Void) throws { self.render = render }
     func setPaused(_ paused: Bool) { self.paused = paused }
@@ -64,8 +67,15 @@ final class PulledAudioOutput: AudioOutput, @unchecked Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: period * format.bytesPerFrame, alignment: 16)
         defer { buffer.deallocate() }
         render(buffer, heardAt)
+        pullTimes.append(heardAt)
         let floats = buffer.bindMemory(to: Float.self)
         for frame in 0..<period { samples.append(floats[frame * format.channels]) }
+    }
+
+    /// When each sound louder than `threshold` begins, as heard.
+    func onsets(above threshold: Float = 0.5) -> [Double] {
+        samples.indices.filter { index in samples[index] > threshold && (index == 0 || samples[index - 1] <= threshold) }
+            .map { pullTimes[$0 / period] + Double($0 % period) / Double(format.sampleRate) }
     }
 }
 

@@ -30,6 +30,9 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     var audioArrival: @Sendable (_ time: Double, _ timelineStart: Double) -> Double = { _, start in start }
     /// Video frame indices that are never decoded (a damaged picture).
     var missingFrames: Set<Int> = []
+    /// The sound is a beep (0.9) for the first 40 ms of each whole second, quiet (0.1)
+    /// between: the flash-and-beep clip's sound, for the pictures at whole seconds.
+    var beeps = false
     /// A timeshift that keeps every video frame as it arrives (by ``arrival`` from the
     /// script's start), whatever the session reads.
     var keeps: TimeshiftRing?
@@ -52,6 +55,8 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     /// The targets of the live jumps asked for.
     private(set) var skips: [Double] = []
     private var nextAudio = 0
+    /// The next run of sound to report read, as ``nextRead`` for video.
+    private var nextAudioRead = 0
     private var timelineStart = 0.0
     private var videoEnded = false
     private var toldEnd = false
@@ -120,6 +125,7 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
         nextVideo = frame - frame % gop
         nextRead = nextVideo
         nextAudio = max(Int(target * Double(audioRate)) / audioRun, 0)
+        nextAudioRead = nextAudio
         videoEnded = false
         audioEnded = false
         toldEnd = false
@@ -157,6 +163,11 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
             nextVideo += 1
         }
         let audioRuns = hasAudio ? Int(duration * Double(audioRate)) / audioRun : 0
+        while nextAudioRead < audioRuns, audioArrival(Double(nextAudioRead * audioRun) / Double(audioRate), timelineStart) <= now {
+            let start = Double(nextAudioRead * audioRun) / Double(audioRate)
+            try? session.read(.audio, from: start, to: start + Double(audioRun) / Double(audioRate), serial: serial)
+            nextAudioRead += 1
+        }
         while hasAudio, !audioEnded, session.audioFrames.count < session.configuration.audioFrameQueueCount {
             if nextAudio >= audioRuns {
                 session.streamEnded(.audio, serial: serial)
@@ -165,7 +176,7 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
             }
             let start = Double(nextAudio * audioRun) / Double(audioRate)
             guard audioArrival(start, timelineStart) <= now else { break }
-            session.audio(Self.sound(startingAt: nextAudio * audioRun, count: audioRun, rate: audioRate), serial: serial)
+            session.audio(Self.sound(startingAt: nextAudio * audioRun, count: audioRun, rate: audioRate, beeps: beeps), serial: serial)
             nextAudio += 1
         }
         if videoEnded && (audioEnded || !hasAudio) && !toldEnd {
@@ -198,11 +209,14 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
                           timeBase: Rational(1, 90_000), isKeyframe: false, owner: storage)
     }
 
-    /// `count` stereo float samples from sample `first` on, a quiet ramp.
-    static func sound(startingAt first: Int, count: Int, rate: Int) -> AudioFrame {
+    /// `count` stereo float samples from sample `first` on: quiet, or with `beeps` loud
+    /// for the first 40 ms of each second.
+    static func sound(startingAt first: Int, count: Int, rate: Int, beeps: Bool = false) -> AudioFrame {
         let storage = HeapStorage(byteCount: count * 2 * 4)
         let samples = storage.bytes.bindMemory(to: Float.self)
-        for index in 0..<count * 2 { samples[index] = 0.1 }
+        for index in 0..<count * 2 {
+            samples[index] = beeps && (first + index / 2) % rate < rate / 25 ? 0.9 : 0.1
+        }
         return AudioFrame(sampleFormat: .flt, sampleRate: rate, channelCount: 2, channelLayout: "stereo", sampleCount: count,
                           planes: [UnsafeRawPointer(storage.bytes.baseAddress!)], pts: Int64(first), timeBase: Rational(1, rate),
                           owner: storage)

@@ -12,11 +12,15 @@ final class SquareAnimation: OverlayAnimation, @unchecked Sendable {
     private let lock = NSLock()
     private var isClosed = false
     var closed: Bool { lock.withLock { isClosed } }
+    /// Frames never made in time (a decoder behind).
+    let late: Set<Int>
+
+    init(late: Set<Int> = []) { self.late = late }
 
     static func red(ofFrame index: Int) -> UInt8 { UInt8(40 * index + 20) }
 
     func frame(_ index: Int, width: Int, height: Int, waiting: Bool) -> PixelBuffer? {
-        guard let picture = try? PixelBuffer(format: .rgba, width: width, height: height) else { return nil }
+        guard !late.contains(index), let picture = try? PixelBuffer(format: .rgba, width: width, height: height) else { return nil }
         for row in 0..<height {
             for column in 0..<width {
                 let pixel = picture.planes[0].row(row) + 4 * column
@@ -78,6 +82,18 @@ final class SquareAnimation: OverlayAnimation, @unchecked Sendable {
         }
         #expect(told == ["started \(id)", "finished \(id)"])
         #expect(overlays.ids.isEmpty)
+    }
+
+    /// Frames not made in time are counted, and the frame before is drawn in their place.
+    @Test func aFrameNotMadeInTimeIsCountedAndTheOneBeforeStays() throws {
+        let overlays = PlayerOverlays()
+        let harness = try SessionHarness(audio: false, overlays: overlays)
+        overlays.start(SquareAnimation(late: [2, 3]), placement: OverlayPlacement(area: .video(PixelRect(x: 16, y: 8, width: 8, height: 8))), at: 1.0)
+        harness.play()
+        harness.run(for: 2)
+        #expect(overlays.framesLate == 2)
+        let lumas = try harness.video.frames.filter { ($0.presentationTime?.seconds ?? 0) >= 1.0 - 1e-9 }.prefix(5).map { try PixelBuffer(wrapping: $0).planes[0].row(8)[16] }
+        #expect(lumas.count == 5 && lumas[2] == lumas[1] && lumas[3] == lumas[1] && lumas[4] > lumas[1], "\(lumas)")
     }
 
     /// Stopped before its end: closed and told at once, drawn no more.

@@ -4,7 +4,8 @@ import ReelText
 
 /// A live test source: a textured scene panning under a moving box, with the wall-clock
 /// time and the frame number burnt in, delivered at its frame rate in real time (or as
-/// fast as asked, for tests). The texture keeps the encoder busy as a real camera does; a
+/// fast as asked, for tests: then the media time is burnt in, and every run's pictures
+/// are the same). The texture keeps the encoder busy as a real camera does; a
 /// flat pattern would cost next to no bits.
 ///
 /// Not `Sendable`: one encoder loop pulls its pictures, in order.
@@ -118,9 +119,16 @@ public final class SyntheticCamera: EncoderInput {
         burnCaption(into: picture)
     }
 
-    /// The wall-clock time and frame number, white on black along the bottom.
+    /// `seconds` as the wall clock is written: `HH:mm:ss.SSS`.
+    static func mediaClock(_ seconds: Double) -> String {
+        let milliseconds = Int((seconds * 1000).rounded())
+        return String(format: "%02d:%02d:%02d.%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds / 1000 % 60, milliseconds % 1000)
+    }
+
+    /// The clock (wall or media) and frame number, white on black along the bottom.
     private func burnCaption(into picture: PixelBuffer) {
-        let caption = "\(clockFormat.string(from: Date()))  frame \(String(format: "%06d", index))"
+        let clock = isLive ? clockFormat.string(from: Date()) : Self.mediaClock(Double(index) / (frameRate.doubleValue ?? 30))
+        let caption = "\(clock)  frame \(String(format: "%06d", index))"
         let top = height - captionHeight
         guard let glyphs = try? text.render(caption, color: .white, bold: true, width: width, height: captionHeight,
                                             pixelSize: captionHeight * 3 / 4) else { return }

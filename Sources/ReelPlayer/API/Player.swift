@@ -133,6 +133,7 @@ public final class Player: @unchecked Sendable {
         statistics.audioFramesQueued = session.audioFrames.count
         statistics.framesAllocated = engine.framesAllocated
         statistics.glassToGlass = session.control.read { $0.latencyMeter }?.summary
+        statistics.overlayFramesLate = overlays.framesLate
         session.writeTimeshift(into: &statistics)
         return statistics
     }

@@ -168,6 +168,9 @@ public struct PlayerStatistics: Sendable, Codable {
     public var timeshiftSeconds: Double?
     /// The bytes the timeshift's files take on disk, as the system counts them.
     public var timeshiftBytes: Int?
+    /// Frames of the animations over the picture (``Player/overlays``) that were not made
+    /// in time to be drawn: the one before stayed on screen instead.
+    public var overlayFramesLate = 0
     /// From capture to screen, with ``Player/Configuration/measuresLatency``: the
     /// latencies of the pictures shown, by the `LatencyTimecode` in them.
     public var glassToGlass: LatencySummary?

@@ -19,6 +19,7 @@ public final class PlayerOverlays: @unchecked Sendable {
     private var schedule = OverlaySchedule()
     private var playing: [Int: Playing] = [:]
     private var nextID = 1
+    private var late = 0
     /// The input's position now, for animations started at once.
     var position: @Sendable () -> Double? = { nil }
     /// Where starts and ends are told.
@@ -64,6 +65,10 @@ public final class PlayerOverlays: @unchecked Sendable {
     /// The animations playing, in drawing order.
     public var ids: [Int] { lock.withLock { schedule.entries.map(\.id) } }
 
+    /// Frames that were not made in time to be drawn (the one before was drawn again), since
+    /// the player was made.
+    public var framesLate: Int { lock.withLock { late } }
+
     /// `frame` with the animations due at `position` drawn over it (a new frame of the same
     /// layout, matrix and range: drawn in BGRA and converted back exactly, so that taps and
     /// encoders get what they would get without the gift), or nil when none shows (or the
@@ -87,8 +92,10 @@ public final class PlayerOverlays: @unchecked Sendable {
                                                          pictureInWindow: pictureInWindow) else { continue }
             animation.prefetch(from: item.frame, width: rect.width, height: rect.height)
             let made = animation.frame(item.frame, width: rect.width, height: rect.height, waiting: waiting)
+            lock.withLock {
+                if let made { playing[item.id]?.shown = made } else { late += 1 }
+            }
             guard let picture = made ?? item.playing.shown, picture.width == rect.width, picture.height == rect.height else { continue }
-            if let made { lock.withLock { playing[item.id]?.shown = made } }
             PremultipliedBlend.blend(picture, onto: base, x: rect.x, y: rect.y)
         }
         guard let back = try? PixelBuffer(format: source.format, width: source.width, height: source.height, matrix: source.matrix, range: source.range),

@@ -18,6 +18,13 @@ import Testing
         return stride(from: 0, to: bytes.count - frameBytes + 1, by: frameBytes).map { Array(bytes[$0..<($0 + frameBytes)]) }
     }
 
+    /// 4 s of 640×360 at 25 a second, and Tencent's demo gift.
+    static func clipAndGift() throws -> (clip: String, gift: String) {
+        (try Fixtures.made("overlay-base-640x360-25-4s.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=4", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"]),
+         try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4").path)
+    }
+
     /// ffmpeg's chain for a gift of `layout` read from input `input`: its colour region and
     /// its alpha region's luma `alphamerge`d, scaled bilinearly to `width` × `height`,
     /// labelled `label`.
@@ -43,9 +50,7 @@ import Testing
         let directory = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (width, height) = (640, 360)
-        let clip = try Fixtures.made("overlay-base-640x360-25-4s.mp4", [
-            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=4", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"])
-        let gift = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4").path
+        let (clip, gift) = try Self.clipAndGift()
         let layout = try VAPRenderer(path: gift).layout
         let size = (layout.outputWidth, layout.outputHeight)
         // Over the left and the right of the picture, overlapping in the middle; the right
@@ -93,25 +98,18 @@ import Testing
         let directory = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (width, height) = (640, 360)
-        let clip = try Fixtures.made("overlay-base-640x360-25-4s.mp4", [
-            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=4", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"])
-        let gift = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4").path
+        let (clip, gift) = try Self.clipAndGift()
         let layout = try VAPRenderer(path: gift).layout
         // Fitted in the middle of the picture, its shape kept.
-        let fit = min(Double(width) / Double(layout.outputWidth), Double(height) / Double(layout.outputHeight))
-        let giftWidth = Int((Double(layout.outputWidth) * fit).rounded()), giftHeight = Int((Double(layout.outputHeight) * fit).rounded())
-        let x = (width - giftWidth) / 2, y = (height - giftHeight) / 2
+        let place = Self.fitted((layout.outputWidth, layout.outputHeight), into: PixelRect(x: 0, y: 0, width: width, height: height))
 
         let tap = directory.appendingPathComponent("tap.y4m").path
         let played = try reel("play", "--headless", "--untimed", "--no-audio", "--overlay", "\(gift)@0.5", "--tap", "y4m:\(tap)", clip, timeout: 120)
         #expect(played.status == 0, "\(played.stderr)")
 
-        let c = layout.rgbFrame, a = layout.alphaFrame
         let graph = "sws_flags=neighbor+accurate_rnd+full_chroma_int+bitexact;"
-            + "[1:v]split[c][a];[c]crop=\(c.width):\(c.height):\(c.x):\(c.y):exact=1,format=rgba[rgb];"
-            + "[a]format=gray,crop=\(a.width):\(a.height):\(a.x):\(a.y),scale=\(c.width):\(c.height):flags=bilinear[alpha];"
-            + "[rgb][alpha]alphamerge,scale=\(giftWidth):\(giftHeight):flags=bilinear,format=rgba[gift];"
-            + "[0:v]format=bgra[base];[base][gift]overlay=x=\(x):y=\(y):format=rgb:alpha=premultiplied:eof_action=pass,format=yuv420p"
+            + Self.giftChain(input: 1, layout: layout, width: place.width, height: place.height, label: "gift")
+            + "[0:v]format=bgra[base];[base][gift]overlay=x=\(place.x):y=\(place.y):format=rgb:alpha=premultiplied:eof_action=pass,format=yuv420p"
         let reference = directory.appendingPathComponent("reference.y4m").path
         let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", clip, "-itsoffset", "0.5", "-i", gift,
                                                 "-filter_complex", graph, "-f", "yuv4mpegpipe", reference], timeout: 120)

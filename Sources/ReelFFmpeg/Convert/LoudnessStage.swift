@@ -83,7 +83,10 @@ public final class LoudnessStage {
         try FilterGraphWiring.drain(sink, what: "audio filters") { output, box in
             follow(output)
             var frame = try AudioFrame(box: box, timeBase: timeBase)
-            frame.pts = takeOut(frame.sampleCount, rate: frame.sampleRate).flatMap { time in timeBase.doubleValue.map { Int64((time / $0).rounded()) } }
+            // More sound out than went in (a user's filter that adds some): the filters' time.
+            if let time = takeOut(frame.sampleCount, rate: frame.sampleRate), let unit = timeBase.doubleValue, unit > 0 {
+                frame.pts = Int64((time / unit).rounded())
+            }
             frames.append(frame)
         }
         return frames

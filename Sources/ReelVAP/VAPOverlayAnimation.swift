@@ -6,7 +6,7 @@ import ReelPlayer
 /// --overlay`): rendered as `reel vap render` renders it (premultiplied, fused with its
 /// content), scaled to where it is placed, a few frames ahead of the one shown, on a thread
 /// of its own that ends with ``close()``. Frames a ``VAPOverlayCache`` holds are taken
-/// from it, not decoded again.
+/// from it, not decoded again. Its audio, when it has some, is the gift's sound.
 public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
     public let width: Int
     public let height: Int
@@ -24,12 +24,18 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
     private var rendered = 0
     private let cache: VAPOverlayCache?
     private let cacheKey: String?
+    private let path: String
+    private let hasSound: Bool
+    /// The sound decoded last, in its format.
+    private var decodedSound: OverlaySound?
 
     /// Renders `path` (fused with `content`) for drawing over a picture, sharing the frames
     /// it makes with the other animations of `cache`.
     public init(path: String, content: VAPFusionContent = VAPFusionContent(), cache: VAPOverlayCache? = nil) throws {
         let renderer = try VAPRenderer(path: path, content: content)
         self.cache = cache
+        self.path = path
+        hasSound = renderer.decoder.file.audio != nil
         cacheKey = cache == nil ? nil : VAPOverlayCache.animationKey(path: path, content: content)
         width = renderer.layout.outputWidth
         height = renderer.layout.outputHeight
@@ -68,6 +74,17 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
             made = made.filter { kept.contains($0.key) }
             condition.broadcast()
         }
+    }
+
+    /// The file's audio, decoded whole in `format` the first time it is asked for in it.
+    public func sound(in format: AudioDeviceFormat) -> OverlaySound? {
+        guard hasSound else { return nil }
+        if let decoded = condition.withLock({ decodedSound }), decoded.format == format { return decoded }
+        // A file whose sound cannot be decoded plays silently, as its pictures fail alone.
+        guard let track = try? VAPAudioTrack(path: path, format: format, tempo: 1) else { return nil }
+        let sound = OverlaySound(format: format, samples: track.samples)
+        condition.withLock { decodedSound = sound }
+        return sound
     }
 
     /// The frames it has decoded and rendered so far (those from the cache not counted).

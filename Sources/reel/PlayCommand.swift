@@ -171,6 +171,10 @@ struct PlayCommand: AsyncParsableCommand {
                                                                    valueName: "size"))
     var overlayCache = ByteSizeOption(bytes: VAPOverlayCache.defaultCapacity)
 
+    @Option(name: .customLong("overlay-budget"), help: ArgumentHelp("Millions of pixels a second the gifts playing may make in all (each gift's width × height × frame rate; 0: no limit): a gift beyond it is refused with a line saying why.",
+                                                                    valueName: "Mpx/s"))
+    var overlayBudget = PlayerOverlays.defaultBudget / 1_000_000
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -199,6 +203,7 @@ struct PlayCommand: AsyncParsableCommand {
             throw ValidationError("--ab-loop-b must be after --ab-loop-a (got \(abLoopA) and \(abLoopB))")
         }
         if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
+        guard overlayBudget.isFinite, overlayBudget >= 0 else { throw ValidationError("--overlay-budget takes millions of pixels a second from 0 (no limit) (got \(overlayBudget))") }
         for text in overlay {
             do {
                 _ = try OverlayRequest(parsing: text)
@@ -327,11 +332,12 @@ struct PlayCommand: AsyncParsableCommand {
         }
 
         let giftFrames = overlayCache.bytes > 0 ? VAPOverlayCache(capacity: overlayCache.bytes) : nil
+        player.overlays.budget = overlayBudget > 0 ? overlayBudget * 1_000_000 : nil
         for text in overlay {
             do {
                 let request = try OverlayRequest(parsing: text)
                 let animation = try VAPOverlayAnimation(request: request, cache: giftFrames)
-                player.overlays.start(animation, placement: request.placement, z: request.z, loops: request.loops, at: request.start)
+                try player.overlays.start(animation, placement: request.placement, z: request.z, loops: request.loops, at: request.start)
             } catch {
                 throw fail("--overlay '\(text)': \(error)")
             }

@@ -75,6 +75,7 @@ public final class Player: @unchecked Sendable {
         self.openEngine = openEngine
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         overlays.position = { [weak self] in self?.currentTime }
+        overlays.soundFormat = { [weak self] in self.flatMap { player in player.lock.withLock { player.session } }?.audioOutput?.format }
         overlays.emit = { [continuation] event in continuation.yield(event) }
     }
 

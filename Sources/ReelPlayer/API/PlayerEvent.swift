@@ -58,6 +58,9 @@ public enum PlayerEvent: Sendable {
     case quitAsked(savingPosition: Bool)
     /// An animation over the picture (``Player/overlays``) was started.
     case overlayStarted(id: Int)
+    /// Frame `frame` (from 0 in each loop) of the animation over the picture was drawn for
+    /// the first time; a frame not made in time is not told.
+    case overlayFrame(id: Int, frame: Int)
     /// An animation over the picture played its loops, or was stopped.
     case overlayFinished(id: Int)
 }

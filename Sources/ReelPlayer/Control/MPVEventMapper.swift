@@ -39,6 +39,8 @@ struct MPVEventMapper {
         case .itemFailed(_, _, let error): return endFile(reason: "error", ["file_error": .string(error.description)])
         case .overlayStarted(let id): return [("gift-started", ["id": .integer(id)])]
         case .overlayFinished(let id): return [("gift-finished", ["id": .integer(id)])]
+        // Not each frame: 25 events a second per gift would flood a client reading commands' answers.
+        case .overlayFrame: return []
         default: return []
         }
     }

@@ -196,9 +196,12 @@ public final class PlayerMPVTarget: MPVControlTarget, @unchecked Sendable {
 
     private func startGift(_ arguments: [JSONValue]) throws(MPVError) -> JSONValue {
         guard let makeGift, let text = arguments.first?.string, let request = try? OverlayRequest(parsing: text) else { throw .invalidParameter }
-        let animation: any OverlayAnimation
-        do { animation = try makeGift(request) } catch { throw .commandFailed }
-        return .integer(player.overlays.start(animation, placement: request.placement, z: request.z, loops: request.loops, at: request.start))
+        do {
+            let animation = try makeGift(request)
+            return .integer(try player.overlays.start(animation, placement: request.placement, z: request.z, loops: request.loops, at: request.start))
+        } catch {
+            throw .commandFailed
+        }
     }
 
     private func load(_ url: String) {

@@ -130,6 +130,10 @@ final class AudioRenderer: @unchecked Sendable {
             if written == 0 && session.configuration.untimed { session.audioFrames.waitForElement(timeout: Self.untimedIdleWait) }
         }
         if written > 0 { playedSound = true }
+        if let firstSampleTime, let overlays = session.overlays {
+            overlays.mixSounds(into: output, frames: written / format.channels, format: format, from: firstSampleTime - session.startTime,
+                               step: secondsPerSample)
+        }
         let gain = muted ? 0 : Float(volume * volume) * gainFactor
         if gain != 1 { for index in 0..<written { output[index] *= gain } }
         if let firstSampleTime {

@@ -3,7 +3,7 @@ import ReelCore
 /// An animation drawn over a player's picture (``Player/overlays``), such as a VAP gift
 /// (ReelVAP's `VAPOverlayAnimation`): its frames as premultiplied RGBA pictures at the size
 /// they are drawn, made ahead on a thread of its own so that the display never waits for
-/// them.
+/// them. Its sound, when it has one, is mixed into the player's on the same time.
 public protocol OverlayAnimation: AnyObject, Sendable {
     /// Its natural size, whose shape it keeps when placed.
     var width: Int { get }
@@ -21,4 +21,13 @@ public protocol OverlayAnimation: AnyObject, Sendable {
     func prefetch(from index: Int, width: Int, height: Int)
     /// No more frames are wanted: its thread ends.
     func close()
+    /// Its sound in `format` (a sound card's), or nil when it has none. Asked for when it
+    /// starts and when the player opens a sound card of another format, never on the sound
+    /// card's thread: decoding it there would starve the device.
+    func sound(in format: AudioDeviceFormat) -> OverlaySound?
+}
+
+extension OverlayAnimation {
+    /// No sound.
+    public func sound(in format: AudioDeviceFormat) -> OverlaySound? { nil }
 }

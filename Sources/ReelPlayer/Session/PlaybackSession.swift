@@ -150,6 +150,7 @@ final class PlaybackSession: @unchecked Sendable {
             }
         }
         if let audioOutput, let renderer = audioRenderer {
+            overlays?.prepareSounds(for: audioOutput.format)
             try audioOutput.start { buffer, heardAt in renderer.render(into: buffer, heardAt: heardAt) }
         }
         if isLive && !configuration.untimed {

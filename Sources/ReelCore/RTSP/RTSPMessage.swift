@@ -98,7 +98,9 @@ package struct RTSPConnectionParser: Sendable {
         let head = String(decoding: buffer[start..<headerEnd], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n").flatMap { $0.components(separatedBy: "\n") }
         let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
-        guard statusLine.count >= 2, statusLine[0].hasPrefix("RTSP/"), let status = Int(statusLine[1]), (100...999).contains(status) else {
+        // "RTSP/" begins the response itself, as the check on a partial header block above
+        // wants: spaces before it would pass here and fail there, by how the bytes arrived.
+        guard head.hasPrefix("RTSP/"), statusLine.count >= 2, let status = Int(statusLine[1]), (100...999).contains(status) else {
             throw RTPError("the server sent something that is not RTSP")
         }
         var headers: [String: [String]] = [:]

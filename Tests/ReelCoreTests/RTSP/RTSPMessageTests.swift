@@ -33,6 +33,19 @@ import Testing
         var garbage = RTSPConnectionParser()
         garbage.append(Array("HTTP/1.1 200 OK\r\n".utf8))
         #expect(throws: RTPError.self) { try garbage.next() }
+        // Spaces before the status line: not RTSP, whether the block came whole or a byte
+        // at a time (libFuzzer found the whole block taken and the bytes refused).
+        let indented = Array(" RTSP/1.0 200 OK\r\nCSeq: 1\r\n\r\n".utf8)
+        var whole = RTSPConnectionParser()
+        whole.append(indented)
+        #expect(throws: RTPError.self) { try whole.next() }
+        var bytewise = RTSPConnectionParser()
+        #expect(throws: RTPError.self) {
+            for byte in indented {
+                bytewise.append([byte])
+                _ = try bytewise.next()
+            }
+        }
         var huge = RTSPConnectionParser()
         huge.append(Array("RTSP/1.0 200 OK\r\nContent-Length: 99999999\r\n\r\n".utf8))
         #expect(throws: RTPError.self) { try huge.next() }

@@ -135,8 +135,11 @@ extension ServerPlaybackTests {
             print("WHEP over 2 % loss and 40 ms jitter: \(truth); \(intact.count) of \(received.count) pictures shown intact, the file's \(places.map { $0 ?? -1 })")
             #expect((truth["dropped"] ?? 0) > 0 && (truth["nacked"] ?? 0) > 0, "the link lost nothing, or nothing was asked for again: \(truth)")
             // With this seed the pictures begin at the second keyframe, a second in (in every
-            // run here): a packet lost before any came is one nothing can ask for again.
-            #expect(received.count >= 20 && intact.count * 10 >= received.count * 9, "\(intact.count) of \(received.count) pictures intact")
+            // run here): a packet lost before any came is one nothing can ask for again. About
+            // 25 pictures come in the 2.5 s on an idle machine; a loaded one connects later
+            // (18 in a loaded hunt). Longer runs would not help: each more second is one more
+            // chance of a loss no retransmission mends, which spoils a whole GOP.
+            #expect(received.count >= 12 && intact.count * 10 >= received.count * 9, "\(intact.count) of \(received.count) pictures intact")
             #expect(zip(intact, intact.dropFirst()).allSatisfy { $0 < $1 }, "the pictures shown are out of the file's order")
         }
 

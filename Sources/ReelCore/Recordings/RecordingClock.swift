@@ -23,7 +23,9 @@ public enum RecordingClock {
 
     /// `date` as `2026-11-28T10:15:00.250Z` (milliseconds).
     public static func text(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // The nearest millisecond: a time read from `.311` is 0.3109999… s in binary, and
+        // rounding down wrote it back as `.310` (libFuzzer found it).
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let fraction = milliseconds - seconds * 1000
         let digits = String(fraction)

@@ -21,6 +21,8 @@ import ReelCore
         #expect(RecordingClock.parse("2026-11-28 10:15:00.5Z") == utc.addingTimeInterval(0.5))
         #expect(RecordingClock.text(utc.addingTimeInterval(0.25)) == "2026-11-28T10:15:00.250Z")
         #expect(RecordingClock.text(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+        let read = try #require(RecordingClock.parse("2026-11-28T11:15:00.311+01:00"))
+        #expect(RecordingClock.text(read) == "2026-11-28T10:15:00.311Z", "a millisecond read is the one written back")
         for text in ["2026-11-28T10:15:00", "2026-11-28", "2026-11-28T25:00:00Z", "2026-11-28T10:15:00+25:00", "0000-01-01T00:00:00Z", "yesterday", ""] {
             #expect(RecordingClock.parse(text) == nil, "\(text)")
         }

@@ -25,8 +25,13 @@ extension SDLVideoOutput {
         guard let rendered = panorama.render(frame, width: width, height: height, interactive: true) else { return }
         var view = rendered.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe)
         if let overlay = lastViewOverlay {
+            // Subtitles come back in RGB24, gifts in the view's own BGRA.
             let drawn = overlay(view)
-            if drawn.pixelFormat != view.pixelFormat, let converted = try? converter.convert(drawn, to: .bgra, quality: .accurate) { view = converted }
+            if drawn.pixelFormat == view.pixelFormat {
+                view = drawn
+            } else if let converted = try? converter.convert(drawn, to: .bgra, quality: .accurate) {
+                view = converted
+            }
         }
         guard let plane = view.planes.first,
               canvas?.upload(plane.baseAddress, bytesPerRow: plane.bytesPerRow, width: width, height: height) == true

@@ -28,6 +28,7 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
     private let hasSound: Bool
     /// The sound decoded last, in its format.
     private var decodedSound: OverlaySound?
+    private let soundDecoding = NSLock()
 
     /// Renders `path` (fused with `content`) for drawing over a picture, sharing the frames
     /// it makes with the other animations of `cache`.
@@ -79,12 +80,15 @@ public final class VAPOverlayAnimation: OverlayAnimation, @unchecked Sendable {
     /// The file's audio, decoded whole in `format` the first time it is asked for in it.
     public func sound(in format: AudioDeviceFormat) -> OverlaySound? {
         guard hasSound else { return nil }
-        if let decoded = condition.withLock({ decodedSound }), decoded.format == format { return decoded }
-        // A file whose sound cannot be decoded plays silently, as its pictures fail alone.
-        guard let track = try? VAPAudioTrack(path: path, format: format, tempo: 1) else { return nil }
-        let sound = OverlaySound(format: format, samples: track.samples)
-        condition.withLock { decodedSound = sound }
-        return sound
+        // One decoding at a time: a start and a new sound card asking together decode once.
+        return soundDecoding.withLock {
+            if let decoded = condition.withLock({ decodedSound }), decoded.format == format { return decoded }
+            // A file whose sound cannot be decoded plays silently, as its pictures fail alone.
+            guard let track = try? VAPAudioTrack(path: path, format: format, tempo: 1) else { return nil }
+            let sound = OverlaySound(format: format, samples: track.samples)
+            condition.withLock { decodedSound = sound }
+            return sound
+        }
     }
 
     /// The frames it has decoded and rendered so far (those from the cache not counted).

@@ -41,6 +41,25 @@ import Testing
         _ = second
     }
 
+    /// Beyond its shape limit the pool lets the least recently asked-for shape go: its free
+    /// buffers are freed, and one of it in use when it went is freed when done with.
+    @Test func thePoolKeepsOnlyItsRecentShapes() throws {
+        let pool = PixelBufferPool(capacity: 2, shapeLimit: 2)
+        func use(_ width: Int) throws { _ = try pool.makeBuffer(format: .bgra, width: width, height: 8) }
+        try use(16)
+        try use(32)
+        try use(16)
+        #expect(pool.allocatedCount == 2, "both shapes kept")
+        let held = try pool.makeBuffer(format: .bgra, width: 32, height: 8)
+        try use(16)
+        try use(64)   // a third shape: 32, the least recently asked for, goes
+        _ = held      // given back after its shape went: freed, not kept
+        try use(32)
+        #expect(pool.allocatedCount == 4, "32 allocated again")
+        try use(16)
+        #expect(pool.allocatedCount == 5, "16 went when 32 came back")
+    }
+
     /// The vectorised path (16 pixels at a time) against libswscale's formula written out
     /// with 64-bit integers, on every extreme of Y, U and V, for each matrix and range:
     /// the float trick must hold where the sums are largest.

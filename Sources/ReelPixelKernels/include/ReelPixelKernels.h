@@ -60,4 +60,12 @@ int reel_rgb32_to_yuv420(const uint8_t *rgb, ptrdiff_t rgb_stride, int red_first
                          int width, int height, const ReelRGBToYUVCoefficients *coefficients, int full_range,
                          int out_bits, int kernel);
 
+/// Premultiplied RGBA `overlay` drawn over 32-bit RGB `base`, both `width` × `height`, with
+/// FFmpeg's `overlay` arithmetic as ReelCore's portable `PremultipliedBlend`: each colour
+/// min(((d·(255 − α) + 128)·257) >> 16 + s, 255), pixels of α 0 left as they are, the base's
+/// alpha kept. `swap_red_blue`: the base is BGRA (the overlay's red goes to byte 2).
+/// Returns 0, or -1 when the kernel is not available (nothing written).
+int reel_blend_premultiplied(const uint8_t *overlay, ptrdiff_t overlay_stride, uint8_t *base, ptrdiff_t base_stride,
+                             int width, int height, int swap_red_blue, int kernel);
+
 #endif

@@ -7,7 +7,8 @@ import ReelCore
 /// sound mixed into the player's; its start, each new frame drawn and its end are the
 /// player's events (``PlayerEvent/overlayStarted(id:)``, ``PlayerEvent/overlayFrame(id:frame:)``,
 /// ``PlayerEvent/overlayFinished(id:)``). They are drawn into the picture before subtitles,
-/// so the window, the frame tap and screenshots all show them.
+/// so the window, the frame tap and screenshots all show them; over a 360° video, onto the
+/// view (as subtitles are), which the window and the view's tap show, not onto the sphere.
 public final class PlayerOverlays: @unchecked Sendable {
     private struct Playing {
         let animation: any OverlayAnimation
@@ -26,6 +27,9 @@ public final class PlayerOverlays: @unchecked Sendable {
     private var nextID = 1
     private var late = 0
     private var pixelBudget: Double? = PlayerOverlays.defaultBudget
+    /// The pictures drawn on, reused from one frame to the next (a few sizes: the picture's,
+    /// the parts the gifts cover).
+    private let pool = PixelBufferPool(capacity: 4, shapeLimit: 6)
     /// The input's position now, for animations started at once.
     var position: @Sendable () -> Double? = { nil }
     /// The format of the sound card playing now, if any: animations started get their sound in it.
@@ -56,17 +60,12 @@ public final class PlayerOverlays: @unchecked Sendable {
     public func start(_ animation: any OverlayAnimation, placement: OverlayPlacement = OverlayPlacement(), z: Int = 0,
                       loops: Int = 1, at time: Double? = nil) throws(OverlayError) -> Int {
         let start = time ?? position() ?? 0
+        // Refused before its sound is decoded for nothing; asked again when admitting, as
+        // others may have started meanwhile.
+        if let refusal = lock.withLock({ refusal(of: animation) }) { throw refusal }
         let sound = soundFormat().flatMap { animation.sound(in: $0) }
         let admitted = lock.withLock { () -> Result<Int, OverlayError> in
-            if let pixelBudget {
-                let needs = Self.pixelsPerSecond(animation)
-                let inUse = playing.values.reduce(0) { $0 + Self.pixelsPerSecond($1.animation) }
-                if needs > pixelBudget {
-                    return .failure(.tooLarge(width: animation.width, height: animation.height, framesPerSecond: animation.framesPerSecond,
-                                              budget: pixelBudget))
-                }
-                if inUse + needs > pixelBudget { return .failure(.budgetSpent(needs: needs, playing: playing.count, inUse: inUse, budget: pixelBudget)) }
-            }
+            if let refusal = refusal(of: animation) { return .failure(refusal) }
             let id = nextID
             nextID += 1
             schedule.add(.init(id: id, start: start, framesPerSecond: animation.framesPerSecond, frameCount: animation.frameCount,
@@ -77,6 +76,17 @@ public final class PlayerOverlays: @unchecked Sendable {
         let id = try admitted.get()
         emit(.overlayStarted(id: id))
         return id
+    }
+
+    /// Why the budget has no room for `animation`, if it has none. Under the lock.
+    private func refusal(of animation: any OverlayAnimation) -> OverlayError? {
+        guard let pixelBudget else { return nil }
+        let needs = Self.pixelsPerSecond(animation)
+        let inUse = playing.values.reduce(0) { $0 + Self.pixelsPerSecond($1.animation) }
+        if needs > pixelBudget {
+            return .tooLarge(width: animation.width, height: animation.height, framesPerSecond: animation.framesPerSecond, budget: pixelBudget)
+        }
+        return inUse + needs > pixelBudget ? .budgetSpent(needs: needs, playing: playing.count, inUse: inUse, budget: pixelBudget) : nil
     }
 
     private static func pixelsPerSecond(_ animation: any OverlayAnimation) -> Double {
@@ -106,8 +116,9 @@ public final class PlayerOverlays: @unchecked Sendable {
     /// (interleaved in `format`), the first heard at `position` on the input's time and each
     /// next `step` seconds later. Sound card's thread: it only adds what was decoded before.
     func mixSounds(into output: UnsafeMutableBufferPointer<Float>, frames: Int, format: AudioDeviceFormat, from position: Double, step: Double) {
+        // Sound card's thread, many times a second: nothing is allocated while no gift plays.
         let sounding = lock.withLock {
-            schedule.entries.compactMap { entry in playing[entry.id]?.sound.flatMap { $0.format == format ? (entry, $0) : nil } }
+            playing.isEmpty ? [] : schedule.entries.compactMap { entry in playing[entry.id]?.sound.flatMap { $0.format == format ? (entry, $0) : nil } }
         }
         for (entry, sound) in sounding { sound.mix(into: output, frames: frames, from: position, step: step, playing: entry) }
     }
@@ -127,9 +138,10 @@ public final class PlayerOverlays: @unchecked Sendable {
     public var framesLate: Int { lock.withLock { late } }
 
     /// `frame` with the animations due at `position` drawn over it (a new frame of the same
-    /// layout, matrix and range: drawn in BGRA and converted back exactly, so that taps and
-    /// encoders get what they would get without the gift), or nil when none shows (or the
-    /// frame's layout is one Reel does not convert itself).
+    /// layout, matrix and range: the parts they cover drawn in BGRA and converted back
+    /// exactly, the rest the frame's own pixels, so that taps and encoders get what they
+    /// would get without the gift), or nil when none shows (or the frame's layout is one
+    /// Reel does not convert itself).
     /// `waiting`: each animation's frame is waited for (untimed playback). `pictureInWindow`:
     /// where the picture lies in the window, for window placements. Display thread.
     func draw(over frame: VideoFrame, at position: Double, waiting: Bool = false, pictureInWindow: PixelRect? = nil) -> VideoFrame? {
@@ -142,7 +154,8 @@ public final class PlayerOverlays: @unchecked Sendable {
             animation.close()
             emit(.overlayFinished(id: id))
         }
-        guard !due.isEmpty, let source = try? PixelBuffer(wrapping: frame), let base = try? source.converted(to: .bgra) else { return nil }
+        guard !due.isEmpty, let source = try? PixelBuffer(wrapping: frame) else { return nil }
+        var layers: [OverlayComposition.Layer] = []
         for item in due {
             let animation = item.playing.animation
             guard let rect = item.playing.placement.rect(animation: (animation.width, animation.height), picture: (frame.width, frame.height),
@@ -160,10 +173,9 @@ public final class PlayerOverlays: @unchecked Sendable {
             }
             if firstDrawn { emit(.overlayFrame(id: item.id, frame: item.frame)) }
             guard let picture = made ?? item.playing.shown, picture.width == rect.width, picture.height == rect.height else { continue }
-            PremultipliedBlend.blend(picture, onto: base, x: rect.x, y: rect.y)
+            layers.append(.init(picture: picture, x: rect.x, y: rect.y))
         }
-        guard let back = try? PixelBuffer(format: source.format, width: source.width, height: source.height, matrix: source.matrix, range: source.range),
-              (try? base.convert(into: back)) != nil else { return nil }
+        guard !layers.isEmpty, let back = try? OverlayComposition.draw(layers, over: source, pool: pool) else { return nil }
         var drawn = back.videoFrame(pts: frame.pts, duration: frame.duration, timeBase: frame.timeBase, isKeyframe: frame.isKeyframe)
         drawn.color = frame.color
         drawn.sampleAspectRatio = frame.sampleAspectRatio

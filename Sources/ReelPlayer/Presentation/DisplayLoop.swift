@@ -220,12 +220,18 @@ struct DisplayLoop {
     private func present(_ frame: VideoFrame, at pts: Double, with subtitles: SubtitleLayer, settings: SubtitleSettings, on output: VideoOutput) -> VideoFrame {
         let position = pts - session.startTime
         if output.showsAView {
-            output.present(frame) { subtitles.draw(into: $0, at: position, settings: settings) }
+            let session = session
+            output.present(frame) { subtitles.draw(into: Self.gifts(of: session, over: $0, at: position), at: position, settings: settings) }
             return frame
         }
         let drawn = subtitles.draw(into: frame, at: position, settings: settings)
         output.present(drawn)
         return drawn
+    }
+
+    /// `view` with the gifts of `session` due at `position` drawn over it.
+    private static func gifts(of session: PlaybackSession, over view: VideoFrame, at position: Double) -> VideoFrame {
+        session.overlays?.draw(over: view, at: position, waiting: session.configuration.untimed) ?? view
     }
 
     /// Starved this long while input should still be coming: buffering.
@@ -258,8 +264,9 @@ struct DisplayLoop {
         // What taps get unless told to take the frames as shown: the decoded picture, with
         // the gifts over it when it is the one shown (not turned).
         var tapped = decoded
-        // Gifts under the subtitles, which stay readable over them.
-        if let overlays = session.overlays,
+        // Gifts under the subtitles, which stay readable over them; over a 360° view rather
+        // than into the sphere the view is made from.
+        if !output.showsAView, let overlays = session.overlays,
            let drawn = overlays.draw(over: frame, at: pts - session.startTime, waiting: session.configuration.untimed) {
             frame = drawn
             if item.decoded == nil { tapped = drawn }
@@ -269,6 +276,9 @@ struct DisplayLoop {
             undrawn = (frame, pts)
             drawnLook = look
             frame = present(frame, at: pts, with: subtitles, settings: look.settings, on: output)
+        } else if output.showsAView, session.overlays != nil {
+            let (session, position) = (session, pts - session.startTime)
+            output.present(frame) { Self.gifts(of: session, over: $0, at: position) }
         } else {
             output.present(frame)
         }

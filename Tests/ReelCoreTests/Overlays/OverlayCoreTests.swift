@@ -64,6 +64,27 @@ import ReelCore
     }
 }
 
+extension PremultipliedBlendTests {
+    /// Every vector kernel this CPU runs blends the same bytes as the portable loop (the one
+    /// checked above against FFmpeg's arithmetic): random premultiplied pictures, a quarter
+    /// transparent, at widths around each kernel's step, partly outside, over BGRA and RGBA.
+    @Test(arguments: PixelKernel.available.filter { $0 != .portable })
+    func everyKernelBlendsAsThePortableLoop(kernel: PixelKernel) throws {
+        var random = SplitMix(seed: 7)
+        for (width, height) in [(1, 1), (3, 2), (4, 3), (7, 5), (8, 4), (9, 3), (17, 6), (33, 7)] {
+            for format in [PixelBufferFormat.bgra, .rgba] {
+                let gift = try OverlayCompositionTests.randomGift(width: width, height: height, random: &random)
+                let portable = try OverlayCompositionTests.randomPicture(format: format, width: 29, height: 9, random: &random)
+                let vector = try portable.converted(to: format)
+                let (x, y) = (random.next() % 30 - 5, random.next() % 10 - 3)
+                PremultipliedBlend.blend(gift, onto: portable, x: x, y: y, kernel: .portable)
+                PremultipliedBlend.blend(gift, onto: vector, x: x, y: y, kernel: kernel)
+                #expect(OverlayCompositionTests.bytes(of: vector) == OverlayCompositionTests.bytes(of: portable), "\(width)x\(height) at \(x),\(y) over \(format)")
+            }
+        }
+    }
+}
+
 @Suite struct ByteBoundedCacheTests {
     @Test func theLeastRecentlyUsedGoFirstAndTooLargeIsNotKept() {
         var cache = ByteBoundedCache<String, Int>(capacity: 100)

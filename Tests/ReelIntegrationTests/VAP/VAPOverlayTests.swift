@@ -130,4 +130,37 @@ import Testing
         #expect(giftFrames >= 75 && giftFrames <= 80, "\(giftFrames) frames differ from the plain video")
         print(String(format: "gift over video: %d frames with the gift, worst PSNR %.1f dB against ffmpeg's overlay", giftFrames, worst))
     }
+
+    /// Over a 360° view the gift goes on the view, where its placement puts it in the view's
+    /// pixels, not onto the sphere: our view with the gift (from 1 s, so its frame 12 at
+    /// 1.5 s) against ffmpeg's overlay of that gift frame onto our view without it.
+    @Test(.timeLimit(.minutes(2))) func overA360ViewTheGiftIsDrawnOnTheView() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sphere = try PanoRenderTests.clip()
+        let gift = try Paths.sharedFixtures("vap").appendingPathComponent("demo.mp4").path
+        let layout = try VAPRenderer(path: gift).layout
+        let place = Self.fitted((layout.outputWidth, layout.outputHeight), into: PixelRect(x: 0, y: 0, width: 320, height: 180))
+        let with = directory.appendingPathComponent("view-with.png").path, without = directory.appendingPathComponent("view-without.png").path
+        let view = ["play", "--headless", "--untimed", "--projection", "equirect", "--yaw", "30", "--view-size", "640x360", "--duration", "1.8"]
+        let drawn = try Processes.run(Paths.reel, view + ["--overlay", "\(gift)@1,pos=0:0:320:180", "--snapshot", "1.5:\(with)", sphere])
+        try #require(drawn.status == 0, "\(drawn.stderr)")
+        let plain = try Processes.run(Paths.reel, view + ["--snapshot", "1.5:\(without)", sphere])
+        try #require(plain.status == 0, "\(plain.stderr)")
+        // The gift's frame 12 as decoded (4:2:0 still), then ffmpeg's chain over the view.
+        let frame = directory.appendingPathComponent("gift-12.nut").path
+        let picked = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", gift, "-vf", "select=eq(n\\,12)", "-frames:v", "1", "-c:v", "rawvideo", frame])
+        try #require(picked.status == 0, "\(picked.stderr)")
+        let graph = "sws_flags=neighbor+accurate_rnd+full_chroma_int+bitexact;"
+            + Self.giftChain(input: 1, layout: layout, width: place.width, height: place.height, label: "gift")
+            + "[0:v]format=bgra[base];[base][gift]overlay=x=\(place.x):y=\(place.y):format=rgb:alpha=premultiplied,format=rgb24"
+        let reference = directory.appendingPathComponent("ffmpeg-with.png").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", without, "-i", frame, "-filter_complex", graph, "-frames:v", "1", reference])
+        try #require(made.status == 0, "\(made.stderr)")
+        let full = (x: 0, y: 0, width: 640, height: 360)
+        let quality = try VirtualDisplay.psnr(with, crop: full, against: reference)
+        #expect(quality >= 40, "the view with the gift: \(quality) dB against ffmpeg's overlay over the view")
+        #expect(try VirtualDisplay.psnr(with, crop: full, against: without) < 40, "no gift on the view")
+        print("a gift over a 360° view: \(String(format: "%.1f", quality)) dB against ffmpeg's overlay over the same view")
+    }
 }

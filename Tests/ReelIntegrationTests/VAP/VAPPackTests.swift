@@ -78,17 +78,24 @@ import Testing
         #expect(worstColour >= 35 && worstAlpha >= 35, "colour \(worstColour) dB, alpha \(worstAlpha) dB")
     }
 
+    /// Masks for a fusion source: a white box at (60, 60, 80, 40) on black, in the frames
+    /// `enable` (a drawbox option) lets it show; the PNG pattern's path.
+    static func boxMasks(in directory: URL, width: Int, height: Int, seconds: Double, enable: String = "") throws -> String {
+        let masks = directory.appendingPathComponent("mask-%04d.png").path
+        let made = try Processes.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
+                                                "color=black:s=\(width)x\(height):r=25:d=\(seconds),format=rgba,drawbox=x=60:y=60:w=80:h=40:color=white@1:t=fill\(enable)",
+                                                "-start_number", "1", masks])
+        guard made.status == 0 else { throw TestSetupError("ffmpeg: \(made.stderr)") }
+        return masks
+    }
+
     /// A fusion source packed with its masks (a box shown in frames 10–30) is fused back
     /// by the renderer inside the box in those frames only.
     @Test func masksPackIntoAFusionAnimation() throws {
         let directory = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pattern = try Self.frames(in: directory, width: 320, height: 240)
-        let masks = directory.appendingPathComponent("mask-%04d.png").path
-        let made = try Processes.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
-                                                "color=black:s=320x240:r=25:d=2,format=rgba,drawbox=x=60:y=60:w=80:h=40:color=white@1:t=fill:enable='between(n\\,10\\,30)'",
-                                                "-start_number", "1", masks])
-        #expect(made.status == 0, "\(made.stderr)")
+        let masks = try Self.boxMasks(in: directory, width: 320, height: 240, seconds: 2, enable: ":enable='between(n\\,10\\,30)'")
         let output = directory.appendingPathComponent("fusion.mp4").path
         let packed = try reel("vap", "pack", pattern, "-o", output, "--mask", "img:[sImg1]=" + masks, "--mask", "txt:[sTxt1]=" + masks,
                               "--text-style", "[sTxt1]=#FFF18D,b")
@@ -128,11 +135,7 @@ import Testing
         let directory = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pattern = try Self.frames(in: directory, width: 640, height: 480, seconds: 0.6)
-        let masks = directory.appendingPathComponent("mask-%04d.png").path
-        let made = try Processes.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
-                                                "color=black:s=640x480:r=25:d=0.6,format=rgba,drawbox=x=60:y=60:w=80:h=40:color=white@1:t=fill",
-                                                "-start_number", "1", masks])
-        #expect(made.status == 0, "\(made.stderr)")
+        let masks = try Self.boxMasks(in: directory, width: 640, height: 480, seconds: 0.6)
         let output = directory.appendingPathComponent("fitted.mp4").path
         let packed = try reel("vap", "pack", pattern, "-o", output, "--max-edge", "512", "--mask", "img:[sImg1]=" + masks)
         #expect(packed.status == 0 && !packed.stderr.contains("warning"), "\(packed.stderr)")

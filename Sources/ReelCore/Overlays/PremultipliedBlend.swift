@@ -7,7 +7,7 @@ import ReelPixelKernels
 /// the picture as it is (even where VAP's compression left it some colour). A picture
 /// blended here equals the one that filter makes from the same pictures.
 ///
-/// The loop below is the portable one; ``PixelKernel`` picks a C kernel for this CPU's
+/// The loop below is the portable one; `PixelKernel` picks a C kernel for this CPU's
 /// vector instructions where there is one (the same bytes).
 public enum PremultipliedBlend {
     /// Blends `overlay` (RGBA, premultiplied, drawn at its own size) onto `base` (BGRA or

@@ -108,6 +108,7 @@ let package = Package(
         .executableTarget(name: "example-vap-greeting", dependencies: ["ReelVAP"], path: "Examples/VAPGreeting"),
         .executableTarget(name: "example-camera-rtp", dependencies: ["ReelEncoding"], path: "Examples/CameraToRTP"),
         .executableTarget(name: "example-luma-histogram", dependencies: ["ReelPlayer"], path: "Examples/LumaHistogram"),
+        .executableTarget(name: "example-camera-wall", dependencies: ["ReelPlayer"], path: "Examples/CameraWall"),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"]),
         // The player's logic on a manual clock with a scripted engine: milliseconds, no devices.
@@ -115,10 +116,10 @@ let package = Package(
         .testTarget(
             name: "ReelIntegrationTests",
             dependencies: [
-                "Reel", "ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelGStreamer", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram",
+                "Reel", "ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelGStreamer", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram", "example-camera-wall",
             ],
             // The tests' Python servers, run by path.
-            exclude: ["Support/rtsp-server.py", "Support/rtsp-stale-nonce-proxy.py", "Support/rtsp-capture.py", "Support/webrtc-server.py"]
+            exclude: ["Support/rtsp-server.py", "Support/rtsp-stale-nonce-proxy.py", "Support/rtsp-capture.py", "Support/webrtc-server.py", "Support/wall-server.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

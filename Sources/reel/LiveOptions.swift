@@ -20,10 +20,6 @@ struct LiveOptions: ParsableArguments {
                                valueName: "file"))
     var record: String?
 
-    @Option(name: .customLong("record-segment"), help: ArgumentHelp("With --record, a new file at the first keyframe past every SECONDS: FILE-000.ext, FILE-001.ext…",
-                                                                    valueName: "seconds"))
-    var recordSegment: Double?
-
     @Option(help: ArgumentHelp("Keep this much of a live input on disk (10m, 90s, 1h; no re-encoding) so that pause, seeking back and End (live again) work inside it; live catch-up waits while you are behind on purpose.",
                                valueName: "duration"))
     var timeshift: String?
@@ -41,8 +37,6 @@ struct LiveOptions: ParsableArguments {
 
     func validate() throws {
         guard latencyWarmup >= 0 else { throw ValidationError("--latency-warmup takes seconds, 0 or more (got \(latencyWarmup))") }
-        if recordSegment != nil && record == nil { throw ValidationError("--record-segment cuts the file --record writes; give --record FILE") }
-        if let recordSegment, !(recordSegment > 0) { throw ValidationError("--record-segment takes seconds above 0 (got \(recordSegment))") }
         guard reconnectFor >= 0 else { throw ValidationError("--reconnect-for takes seconds, 0 or more (got \(reconnectFor))") }
         if let timeshift, !(DurationText.seconds(timeshift).map { $0 > 0 } ?? false) {
             throw ValidationError("--timeshift takes a length above 0 such as 10m, 90s, 1h30m or 600 (got \(timeshift))")

@@ -141,6 +141,8 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Live") var liveOptions: LiveOptions
 
+    @OptionGroup(title: "Recording") var recording: CameraRecordingOptions
+
     @Option(name: .customLong("audio-out"), help: ArgumentHelp("Write the sound played to a WAV file (32-bit float, 48 kHz stereo) instead of a sound card, as mpv's --ao=pcm: rate changes and volume included, pauses left out.",
                                                               valueName: "file.wav"))
     var audioOut: String?
@@ -179,6 +181,12 @@ struct PlayCommand: AsyncParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty && playlist == nil { throw ValidationError("give an input to play (a file or URL), or --playlist FILE") }
+        try recording.check(recordsToFile: liveOptions.record != nil)
+        if recording.recordDirectory != nil {
+            guard inputs.count == 1, playlist == nil, CameraRecordingOptions.canRecordSeparately(inputs[0]) else {
+                throw ValidationError("--record-dir records one live network stream (rtsp, rtmp, srt as a caller, http), read beside the player; use --record FILE for a file or a playlist")
+            }
+        }
         guard LoopCount(parsing: loopFile) != nil else { throw ValidationError("--loop-file takes a count, inf or no (got \(loopFile))") }
         guard let plays = playlistPasses else { throw ValidationError("--loop-playlist takes a count, inf or no (got \(loopPlaylist))") }
         if plays == .times(0) { throw ValidationError("--loop-playlist 0 would play nothing; 1 plays the list once") }
@@ -344,11 +352,21 @@ struct PlayCommand: AsyncParsableCommand {
         }
         if let record = liveOptions.record {
             do {
-                try player.startRecording(to: record, segmentSeconds: liveOptions.recordSegment)
+                try player.startRecording(to: record, segmentSeconds: recording.recordSegment)
             } catch {
                 throw fail("--record: \(error)")
             }
         }
+        // An NVR's recording of the first input: a reader of its own, copying packets.
+        let recorder: CameraRecorder?
+        do {
+            recorder = try recording.recordDirectory.map { try recording.startRecorder(url: items[0], directory: $0, input: configuration.input) }
+        } catch {
+            throw fail("--record-dir: \(error)")
+        }
+        if let recorder { CameraRecordingOptions.report(recorder, name: "--record-dir") }
+        // However playback ends (an open that fails too), the last segment is closed and indexed.
+        defer { recorder?.stop() }
         let remote: RemoteControl
         do {
             remote = try RemoteControl(socket: inputIPCServer, mpris: mpris, player: player) { request in
@@ -451,6 +469,7 @@ struct PlayCommand: AsyncParsableCommand {
             recordingError = error
         }
         player.stop()
+        recorder?.stop()
         let report = player.statistics
         if names.count == 1 {
             do {

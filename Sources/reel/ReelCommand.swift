@@ -9,7 +9,7 @@ struct ReelCommand: AsyncParsableCommand {
         commandName: "reel",
         abstract: "Play, inspect, transform and receive video on Linux.",
         version: VersionText.text,
-        subcommands: [PlayCommand.self, ProbeCommand.self, DecodeCommand.self, ThumbnailsCommand.self, PanoCommand.self, VAPCommand.self, EncodeCommand.self, RTPCommand.self, LatencyCommand.self])
+        subcommands: [PlayCommand.self, WallCommand.self, ExportCommand.self, ProbeCommand.self, DecodeCommand.self, ThumbnailsCommand.self, PanoCommand.self, VAPCommand.self, EncodeCommand.self, RTPCommand.self, LatencyCommand.self])
 
     static func main() async {
         await main(BareLoopOptions.expand(Array(CommandLine.arguments.dropFirst())))

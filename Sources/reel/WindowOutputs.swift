@@ -6,11 +6,15 @@ import ReelSDL
 enum WindowOutputs {
     static func make(title: String, frameTap: FrameTap, pictureInPicture: Bool, panorama: PanoramaSettings?, window: SDLWindowOptions = SDLWindowOptions())
         -> (video: @Sendable () -> (any VideoOutput)?, audio: @Sendable () -> (any AudioOutput)?)? {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false,
-              SDLVideoOutput.canOpenWindow() else { return nil }
+        guard displayIsReachable() else { return nil }
         return (video: { SDLVideoOutput(title: title, frameTap: frameTap, startInPictureInPicture: pictureInPicture, panorama: panorama, window: window) },
                 audio: { soundDevice() })
+    }
+
+    /// Whether a window can be opened: a display is named and SDL reaches it.
+    static func displayIsReachable() -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return (environment["DISPLAY"]?.isEmpty == false || environment["WAYLAND_DISPLAY"]?.isEmpty == false) && SDLVideoOutput.canOpenWindow()
     }
 
     /// The sound card, or a virtual clock (said once on stderr) where there is none.

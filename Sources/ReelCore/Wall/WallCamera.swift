@@ -24,6 +24,15 @@ public struct WallCamera: Sendable, Hashable, Codable {
         self.password = password
     }
 
+    /// A folder name for the camera's recordings: its name with anything but letters,
+    /// digits, spaces, `.`, `_` and `-` as `_`, never `.`, `..` or empty.
+    public var folderName: String {
+        let kept = String(name.unicodeScalars.map { scalar -> Character in
+            CharacterSet.alphanumerics.contains(scalar) || " ._-".unicodeScalars.contains(scalar) ? Character(scalar) : "_"
+        }).trimmingCharacters(in: .whitespaces)
+        return kept.isEmpty || kept.allSatisfy({ $0 == "." }) ? "camera" : kept
+    }
+
     /// What the grid plays: the sub-stream when there is one, with the credentials.
     public var gridURL: String { authenticated(sub ?? main) }
 

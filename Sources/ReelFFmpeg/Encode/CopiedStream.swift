@@ -29,6 +29,9 @@ struct CopiedStream {
         guard let clone = made else { return }
         var owned: UnsafeMutablePointer<AVPacket>? = clone
         defer { av_packet_free(&owned) }
+        // The packet's times as given (an export moves them on), not its FFmpeg packet's.
+        clone.pointee.pts = packet.pts ?? FFmpegCode.noPTS
+        clone.pointee.dts = packet.dts ?? FFmpegCode.noPTS
         if shift != 0 {
             let ticks = av_rescale_q(shift, AVRational(num: 1, den: 1_000_000), inputTimeBase)
             if clone.pointee.pts != FFmpegCode.noPTS { clone.pointee.pts -= ticks }

@@ -135,6 +135,7 @@ public final class Player: @unchecked Sendable {
         statistics.framesAllocated = engine.framesAllocated
         statistics.glassToGlass = session.control.read { $0.latencyMeter }?.summary
         statistics.overlayFramesLate = overlays.framesLate
+        statistics.bytesRead = engine.bytesRead
         session.writeTimeshift(into: &statistics)
         return statistics
     }

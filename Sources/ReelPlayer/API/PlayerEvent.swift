@@ -174,6 +174,9 @@ public struct PlayerStatistics: Sendable, Codable {
     /// Frames of the animations over the picture (``Player/overlays``) that were not made
     /// in time to be drawn: the one before stayed on screen instead.
     public var overlayFramesLate = 0
+    /// Bytes of the input's packets read so far by this input's session (nil through an
+    /// engine that does not count them): over time, the stream's bit rate.
+    public var bytesRead: Int64?
     /// From capture to screen, with ``Player/Configuration/measuresLatency``: the
     /// latencies of the pictures shown, by the `LatencyTimecode` in them.
     public var glassToGlass: LatencySummary?

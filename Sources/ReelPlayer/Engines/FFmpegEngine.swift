@@ -25,6 +25,8 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
     private let audioSwitch = LockedValue<(serial: Int, index: Int, decoder: Decoder)?>(nil)
     private let preparedSwitch = LockedValue<(index: Int, decoder: Decoder)?>(nil)
     private let recorder = LockedValue<SessionRecorder?>(nil)
+    /// Bytes of packets read (the input's bit rate, as a camera wall's tiles show it).
+    private let bytesRead = LockedValue<Int64>(0)
 
     init(source: any PlaybackSource, packetLimits: BlockingQueue<QueuedPacket>.Limits, videoDecoding: VideoDecoding) {
         self.source = source
@@ -48,7 +50,8 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
     var statistics: EngineStatistics {
         EngineStatistics(videoPacketsQueued: videoPackets.count, audioPacketsQueued: audioPackets.count,
                          videoSecondsQueued: videoPackets.duration, audioSecondsQueued: audioPackets.duration, framesAllocated: framePool?.allocatedCount ?? 0,
-                         videoDecoder: videoCodec.map { ($0.codecName, $0.isHardwareAccelerated) })
+                         videoDecoder: videoCodec.map { ($0.codecName, $0.isHardwareAccelerated) },
+                         bytesRead: bytesRead.withLock { $0 })
     }
 
     func prepare(videoStream: Int?, audioStream: Int?, options: DecoderOptions, framePool: FramePool) throws {
@@ -175,6 +178,7 @@ final class FFmpegEngine: PlaybackEngine, @unchecked Sendable {
                     atEnd = true
                     continue
                 }
+                bytesRead.withLock { $0 += Int64(packet.data.count) }
                 let isVideo = packet.streamIndex == videoStream
                 if isVideo || packet.streamIndex == audioStream, let end = packet.endSeconds {
                     try sink.read(isVideo ? .video : .audio, from: packet.presentationTime?.seconds ?? end, to: end, serial: serial)

@@ -79,6 +79,8 @@ struct EngineStatistics: Sendable {
     /// An adaptive stream's estimated bandwidth (bits/s) and the variant decoded.
     var adaptiveBandwidth: Int?
     var variant: String?
+    /// Bytes of the input's packets read so far (nil where the engine does not count them).
+    var bytesRead: Int64?
 }
 
 extension PlaybackEngine {

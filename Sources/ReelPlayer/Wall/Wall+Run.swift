@@ -12,6 +12,7 @@ extension Wall {
         var lastPainted = -Double.infinity, lastRates = monotonicSeconds()
         var rates = TileRates()
         while true {
+            var selectionChanged = false
             let asked = (output?.input() ?? []).compactMap(command(for:))
             let effects = lock.withLock { () -> [WallState.Effect]? in
                 guard !stopping else { return nil }
@@ -23,6 +24,7 @@ extension Wall {
                 firstPictures = []
                 if before != (state.chosen, state.zoomed) {
                     dirty = true
+                    selectionChanged = true
                     continuation.yield(.selection(chosen: state.chosen, zoomed: state.zoomed))
                 }
                 return effects
@@ -35,7 +37,9 @@ extension Wall {
                 lastRates = now
             }
             let scene = lock.withLock { () -> WallPainter.Scene? in
-                guard dirty, now - lastPainted >= interval else { return nil }
+                // A new selection is painted at once, before any first picture the switch
+                // brings is taken: the tile shows its held picture at its new size first.
+                guard dirty, selectionChanged || now - lastPainted >= interval else { return nil }
                 dirty = false
                 return makeScene()
             }

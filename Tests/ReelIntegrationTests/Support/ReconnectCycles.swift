@@ -1,4 +1,5 @@
 import Foundation
+@testable import ReelCore
 import Testing
 
 /// `reel play --headless --stats URL` while its stream is taken away and brought back
@@ -17,6 +18,22 @@ struct ReconnectCycles {
     var statistics: [String: Any] = [:]
     /// What the player wrote on stderr but its live line, for the messages of failures.
     var log = ""
+
+    /// Whether every cycle's picture came back within `bound` seconds of the stream's
+    /// return, plus the back-off wait that may fall after that return: none when the first
+    /// attempt succeeded; when a later one did (a server slow to start again under load),
+    /// the wait before that attempt, which may have begun just before the stream was back.
+    func resumed(within bound: Double) -> Bool {
+        let attempts = log.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: "reconnected after ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        guard attempts.count == resumes.count else { return false }
+        return zip(resumes, attempts).allSatisfy { resume, attempt in
+            let wait = attempt > 1 ? ReconnectSchedule.delay(before: attempt) : 0
+            return resume <= bound + wait
+        }
+    }
 
     /// Nil when no cycle came back.
     var median: Double? { resumes.isEmpty ? nil : resumes.sorted()[resumes.count / 2] }

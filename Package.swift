@@ -119,7 +119,7 @@ let package = Package(
                 "Reel", "ReelPlayer", "ReelCore", "ReelFFmpeg", "ReelGStreamer", "reel", "example-player", "example-rtp-recorder", "example-vap-greeting", "example-camera-rtp", "example-luma-histogram", "example-camera-wall",
             ],
             // The tests' Python servers, run by path.
-            exclude: ["Support/rtsp-server.py", "Support/rtsp-stale-nonce-proxy.py", "Support/rtsp-capture.py", "Support/webrtc-server.py", "Support/wall-server.py"]
+            exclude: ["Support/rtsp-server.py", "Support/rtsp-stale-nonce-proxy.py", "Support/rtsp-capture.py", "Support/webrtc-server.py", "Support/wall-server.py", "Support/onvif-server.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -143,6 +143,8 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Recording") var recording: CameraRecordingOptions
 
+    @OptionGroup(title: "Talk-back") var talkBack: TalkOptions
+
     @Option(name: .customLong("audio-out"), help: ArgumentHelp("Write the sound played to a WAV file (32-bit float, 48 kHz stereo) instead of a sound card, as mpv's --ao=pcm: rate changes and volume included, pauses left out.",
                                                               valueName: "file.wav"))
     var audioOut: String?
@@ -182,6 +184,7 @@ struct PlayCommand: AsyncParsableCommand {
     func validate() throws {
         if inputs.isEmpty && playlist == nil { throw ValidationError("give an input to play (a file or URL), or --playlist FILE") }
         try recording.check(recordsToFile: liveOptions.record != nil)
+        try talkBack.check(inputs: inputs)
         if recording.recordDirectory != nil {
             guard inputs.count == 1, playlist == nil, CameraRecordingOptions.canRecordSeparately(inputs[0]) else {
                 throw ValidationError("--record-dir records one live network stream (rtsp, rtmp, srt as a caller, http), read beside the player; use --record FILE for a file or a playlist")
@@ -409,6 +412,19 @@ struct PlayCommand: AsyncParsableCommand {
         if let abLoopA, let abLoopB { player.abLoop = ABLoop(from: abLoopA, to: abLoopB) }
         // A signal during opening found no playback to stop: end here the same way.
         if interrupts.received { player.stop() } else if !pause { player.play() }
+        let talk: TalkBack?
+        do {
+            talk = try talkBack.start(on: player)
+        } catch {
+            player.stop()
+            throw fail("--talk: \(error)")
+        }
+        defer {
+            if let talk {
+                talk.stop()
+                TalkOptions.report(talk)
+            }
+        }
 
         let reporter = stats ? StatsReporter(player: player) : nil
         reporter?.start()

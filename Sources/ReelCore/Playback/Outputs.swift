@@ -129,6 +129,8 @@ public enum UserCommand: Sendable, Equatable {
     /// Back to a live input's newest media after a pause or a seek back inside its
     /// timeshift (End).
     case goLive
+    /// Talk to the camera, or stop talking (`t`, push-to-talk of a talk-back).
+    case toggleTalk
     /// Stop and close (q, Escape, the window's close button).
     case quit
     /// Stop and close, saving the position to resume from the next time (Q).

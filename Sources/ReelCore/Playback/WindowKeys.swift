@@ -77,6 +77,7 @@ public enum WindowKeys {
                              (.enter, .command(.movePlaylist(by: 1)))]),
         KeyBinding(label: "p", help: "picture-in-picture (a double click on it returns)", actions: [(.character("p"), .togglePictureInPicture)]),
         KeyBinding(label: "?", help: "these keys, over the picture", actions: [(.character("?"), .toggleKeyList)]),
+        KeyBinding(label: "t", help: "talk to the camera, stop (with --talk)", actions: [(.character("t"), .command(.toggleTalk))]),
         KeyBinding(label: "End", help: "live again: the newest media (after a pause or a seek back)", actions: [(.end, .command(.goLive))]),
         KeyBinding(label: "q Esc", help: "quit", actions: [(.character("q"), .command(.quit)), (.escape, .command(.quit))]),
         KeyBinding(label: "Q", help: "quit, saving the position to resume from", actions: [(.character("Q"), .command(.quitSavingPosition))]),

@@ -10,6 +10,28 @@ package struct RTSPPresentation: Sendable {
         package var encoding: String?
         /// The URL a SETUP of this stream goes to.
         package var control: String
+        /// `sendonly`, `recvonly`, `sendrecv` or `inactive`, as the server wrote it; nil when
+        /// unsaid. An ONVIF camera marks its back-channel (the audio it takes) `sendonly`.
+        package var direction: String? = nil
+        /// Each payload type offered, in the server's order of preference.
+        package var payloads: [Payload] = []
+    }
+
+    /// One payload type of a medium: from its `rtpmap`, or RFC 3551's table for the static
+    /// audio types without one.
+    package struct Payload: Sendable, Equatable {
+        package var type: UInt8
+        /// Upper-cased (`PCMU`, `PCMA`, `MPEG4-GENERIC`); nil when neither says.
+        package var encoding: String?
+        package var clockRate: Int?
+        package var channels: Int
+
+        package init(type: UInt8, encoding: String?, clockRate: Int?, channels: Int) {
+            self.type = type
+            self.encoding = encoding
+            self.clockRate = clockRate
+            self.channels = channels
+        }
     }
 
     package var media: [Media]
@@ -23,11 +45,12 @@ package struct RTSPPresentation: Sendable {
     package init(sdp: String, base: String) throws(RTPError) {
         var media: [Media] = []
         var sessionControl: String?
-        var current: (type: String, types: [UInt8], maps: [UInt8: String], control: String?)?
+        var current: (type: String, types: [UInt8], maps: [UInt8: Payload], control: String?, direction: String?)?
         func close() {
             guard let current else { return }
-            let encoding = current.types.lazy.compactMap { current.maps[$0] }.first
-            media.append(Media(type: current.type, encoding: encoding, control: Self.resolve(current.control ?? "", base: base)))
+            let payloads = current.types.map { current.maps[$0] ?? Self.staticPayload($0) }
+            media.append(Media(type: current.type, encoding: payloads.lazy.compactMap(\.encoding).first,
+                               control: Self.resolve(current.control ?? "", base: base), direction: current.direction, payloads: payloads))
         }
         for rawLine in sdp.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -36,7 +59,7 @@ package struct RTSPPresentation: Sendable {
             if line.first == "m" {
                 close()
                 let fields = value.split(separator: " ")
-                current = (String(fields.first ?? ""), fields.dropFirst(3).compactMap { UInt8($0) }, [:], nil)
+                current = (String(fields.first ?? ""), fields.dropFirst(3).compactMap { UInt8($0) }, [:], nil, nil)
             } else if line.first == "a" {
                 if value.hasPrefix("control:") {
                     let control = value.dropFirst("control:".count).trimmingCharacters(in: .whitespaces)
@@ -44,8 +67,12 @@ package struct RTSPPresentation: Sendable {
                 } else if value.hasPrefix("rtpmap:"), current != nil {
                     let parts = value.dropFirst("rtpmap:".count).split(separator: " ", maxSplits: 1)
                     if parts.count == 2, let type = UInt8(parts[0]) {
-                        current?.maps[type] = parts[1].split(separator: "/").first.map { $0.uppercased() }
+                        let fields = parts[1].split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
+                        current?.maps[type] = Payload(type: type, encoding: fields.first?.uppercased(), clockRate: fields.count > 1 ? Int(fields[1]) : nil,
+                                                      channels: fields.count > 2 ? Int(fields[2]).map { min(max($0, 1), 8) } ?? 1 : 1)
                     }
+                } else if ["sendonly", "recvonly", "sendrecv", "inactive"].contains(String(value)), current != nil {
+                    current?.direction = String(value)
                 }
             }
         }
@@ -62,6 +89,19 @@ package struct RTSPPresentation: Sendable {
         if control.isEmpty || control == "*" { return base }
         if control.lowercased().hasPrefix("rtsp://") || control.lowercased().hasPrefix("rtsps://") { return control }
         return base.hasSuffix("/") ? base + control : base + "/" + control
+    }
+
+    /// The ONVIF back-channel: the audio medium the server only receives (`sendonly` in its
+    /// description, written as the client's direction), when it offered one.
+    package var backchannel: Media? { media.first { $0.type == "audio" && $0.direction == "sendonly" } }
+
+    /// RFC 3551's static audio payload types a description may use without an `rtpmap`.
+    static func staticPayload(_ type: UInt8) -> Payload {
+        switch type {
+        case 0: Payload(type: 0, encoding: "PCMU", clockRate: 8000, channels: 1)
+        case 8: Payload(type: 8, encoding: "PCMA", clockRate: 8000, channels: 1)
+        default: Payload(type: type, encoding: nil, clockRate: nil, channels: 1)
+        }
     }
 
     /// Whether Reel's receiver plays all of it: one H.264 or H.265 video stream, nothing else.

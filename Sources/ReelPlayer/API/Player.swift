@@ -27,6 +27,9 @@ public final class Player: @unchecked Sendable {
     var currentState: PlayerState = .idle
     var wantsToPlay = false
     var url: String?
+    /// Push-to-talk of the talk-back started by `talk` (ReelRTP): turns it on or off and
+    /// says whether it is on now.
+    var pushToTalk: (@Sendable () -> Bool)?
     let commands = DispatchQueue(label: "reel.player.commands")
     /// The counters of the last playback, kept after ``stop()``.
     var finalStatistics = PlayerStatistics()
@@ -139,6 +142,14 @@ public final class Player: @unchecked Sendable {
         session.writeTimeshift(into: &statistics)
         return statistics
     }
+
+    /// Gives the window's `t` to a talk-back: `toggle` turns it on or off and says whether it is on.
+    package func setPushToTalk(_ toggle: @escaping @Sendable () -> Bool) {
+        lock.withLock { pushToTalk = toggle }
+    }
+
+    /// The URL being played (a playlist's current item); nil before ``open(_:startingAt:audioTrack:)``.
+    public var currentURL: String? { lock.withLock { queue?.current ?? url } }
 
     /// The input's description, once opened.
     public var mediaInfo: MediaInfo? { lock.withLock { session?.info } }

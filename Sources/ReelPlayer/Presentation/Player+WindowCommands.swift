@@ -16,6 +16,12 @@ extension Player {
                     seek(to: fraction * (duration ?? 0))
                 }
             case .goLive: goLive()
+            case .toggleTalk:
+                guard let toggle = lock.withLock({ pushToTalk }) else {
+                    showMessage("No talk-back (reel play --talk)")
+                    return
+                }
+                showMessage(toggle() ? "Talking" : "Talk off")
             case .changeVolume(let delta): volume += delta
             case .toggleMute: muted.toggle()
             case .changeRate(let delta): rate += delta

@@ -19,6 +19,11 @@ final class RTSPClient: @unchecked Sendable {
     private(set) var lower: Lower = .udp
     private(set) var channels: (rtp: UInt8, rtcp: UInt8) = (0, 1)
     private(set) var clientPorts: (rtp: Int, rtcp: Int)?
+    /// The server's ports for the stream set up over UDP, when it said them.
+    private(set) var serverPorts: (rtp: Int, rtcp: Int)?
+    /// Options the server must support (`Require`), sent with DESCRIBE, SETUP and PLAY: the
+    /// ONVIF back-channel's `www.onvif.org/ver20/backchannel`.
+    private let requirements: [String]
     private var session: RTSPSessionHeader?
     /// The numbering of requests and the server's challenge with the uses of its nonce:
     /// written by the requests and, after PLAY, by the reading thread.
@@ -29,7 +34,8 @@ final class RTSPClient: @unchecked Sendable {
     /// Connects to `url`'s server. Throws the player's error for a server that refuses or
     /// is silent; ``describe(url:)`` then throws for one that wants credentials or has
     /// nothing there.
-    init(url: String, timeout: Double) throws {
+    init(url: String, timeout: Double, requiring requirements: [String] = []) throws {
+        self.requirements = requirements
         guard let address = RTSPAddress(url) else { throw InputError(.invalidData, operation: .open, url: url, detail: "not an rtsp:// URL") }
         self.address = address
         self.timeout = timeout
@@ -42,7 +48,7 @@ final class RTSPClient: @unchecked Sendable {
 
     /// Asks for the description of the URL (its SDP), answering a request for credentials.
     func describe(url: String) throws -> RTSPPresentation {
-        let answer = try Self.exchange(url: url) { try request("DESCRIBE", address.url, headers: [("Accept", "application/sdp")]) }
+        let answer = try Self.exchange(url: url) { try request("DESCRIBE", address.url, headers: [("Accept", "application/sdp")] + required) }
         guard let sdp = answer.body.isEmpty ? nil : String(bytes: answer.body, encoding: .utf8) else {
             throw InputError(.invalidData, operation: .open, url: url, detail: "the RTSP server's DESCRIBE answer has no SDP")
         }
@@ -61,16 +67,24 @@ final class RTSPClient: @unchecked Sendable {
     /// UDP with 461).
     func setUp(over lower: Lower?, url: String) throws {
         guard let video = presentation?.media.first(where: { $0.type == "video" }) else { return }
-        let answer = try Self.exchange(url: url, allowing: lower == nil ? [461] : []) { try setUp(video.control, over: lower ?? .udp) }
+        try setUp(video, over: lower, url: url)
+    }
+
+    /// Sets `media` up over `lower` (UDP first when nil, then TCP if the server refuses UDP
+    /// with 461): the one stream of this session.
+    func setUp(_ media: RTSPPresentation.Media, over lower: Lower?, url: String) throws {
+        let answer = try Self.exchange(url: url, allowing: lower == nil ? [461] : []) { try setUp(media.control, over: lower ?? .udp) }
         if answer.status == 461 {
-            _ = try Self.exchange(url: url) { try setUp(video.control, over: .tcp) }
+            _ = try Self.exchange(url: url) { try setUp(media.control, over: .tcp) }
         }
     }
 
     /// Starts the session playing, from now on.
     func play(url: String) throws {
-        _ = try Self.exchange(url: url) { try request("PLAY", presentation?.aggregateControl ?? address.url, headers: [("Range", "npt=0.000-")]) }
+        _ = try Self.exchange(url: url) { try request("PLAY", presentation?.aggregateControl ?? address.url, headers: [("Range", "npt=0.000-")] + required) }
     }
+
+    private var required: [(name: String, value: String)] { requirements.map { ("Require", $0) } }
 
     private func setUp(_ control: String, over lower: Lower) throws -> RTSPResponse {
         self.lower = lower
@@ -83,11 +97,12 @@ final class RTSPClient: @unchecked Sendable {
             clientPorts = ports
             transport = "RTP/AVP;unicast;client_port=\(ports.rtp)-\(ports.rtcp)"
         }
-        let response = try request("SETUP", control, headers: [("Transport", transport)])
+        let response = try request("SETUP", control, headers: [("Transport", transport)] + required)
         if response.status == 200 {
             let chosen = RTSPTransportHeader(response.header("Transport") ?? "")
             if chosen.isInterleaved, lower == .udp { self.lower = .tcp }
             if let chosenChannels = chosen.channels { channels = chosenChannels }
+            serverPorts = chosen.serverPorts
             session = response.header("Session").flatMap(RTSPSessionHeader.init)
         }
         return response
@@ -202,8 +217,18 @@ final class RTSPClient: @unchecked Sendable {
 
     /// Sends RTCP to the server over the connection (interleaved only).
     func sendControl(_ bytes: [UInt8]) {
-        guard lower == .tcp, bytes.count <= 65_535 else { return }
-        try? connection.send([0x24, channels.rtcp, UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes, timeout: 0.5)
+        guard lower == .tcp else { return }
+        try? sendInterleaved(bytes, channel: channels.rtcp, timeout: 0.5)
+    }
+
+    /// Sends an RTP packet of the stream set up over the connection (interleaved only).
+    func sendMedia(_ bytes: [UInt8]) throws(RTSPConnectionError) {
+        try sendInterleaved(bytes, channel: channels.rtp, timeout: 2)
+    }
+
+    private func sendInterleaved(_ bytes: [UInt8], channel: UInt8, timeout: Double) throws(RTSPConnectionError) {
+        guard bytes.count <= 65_535 else { return }
+        try connection.send([0x24, channel, UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes, timeout: timeout)
     }
 
     /// TEARDOWN (not waited for), then the connection closes.

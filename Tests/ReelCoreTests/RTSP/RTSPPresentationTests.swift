@@ -3,6 +3,37 @@ import ReelCore
 import Testing
 
 @Suite struct RTSPPresentationTests {
+    /// gst-rtsp-server's ONVIF answer to a DESCRIBE that requires the back-channel: the
+    /// picture the client receives, and the audio it sends (`sendonly` as the server writes
+    /// it), PCMU by its static payload type with no rtpmap in the second medium.
+    @Test func anONVIFBackChannelIsTheSendOnlyAudio() throws {
+        let sdp = """
+        v=0\r
+        o=- 10586875674479463270 1 IN IP4 127.0.0.1\r
+        s=Session streamed with GStreamer\r
+        t=0 0\r
+        a=control:*\r
+        m=video 0 RTP/AVP 96\r
+        a=rtpmap:96 H264/90000\r
+        a=control:stream=0\r
+        a=recvonly\r
+        m=audio 0 RTP/AVP 8 0\r
+        a=rtpmap:8 PCMA/8000\r
+        a=control:stream=1\r
+        a=x-onvif-track:AUDIO001\r
+        a=sendonly\r
+
+        """
+        let presentation = try RTSPPresentation(sdp: sdp, base: "rtsp://127.0.0.1:8554/cam/")
+        #expect(presentation.media.map(\.direction) == ["recvonly", "sendonly"])
+        let backchannel = try #require(presentation.backchannel)
+        #expect(backchannel.control == "rtsp://127.0.0.1:8554/cam/stream=1")
+        #expect(backchannel.payloads == [.init(type: 8, encoding: "PCMA", clockRate: 8000, channels: 1), .init(type: 0, encoding: "PCMU", clockRate: 8000, channels: 1)])
+        // A camera that only sends has none.
+        let plain = try RTSPPresentation(sdp: sdp.replacingOccurrences(of: "a=sendonly", with: "a=recvonly"), base: "rtsp://127.0.0.1:8554/cam/")
+        #expect(plain.backchannel == nil)
+    }
+
     /// gst-rtsp-server's answer for a file with sound: relative controls, Content-Base.
     @Test func aPresentationWithSoundIsNotVideoOnly() throws {
         let sdp = """

@@ -12,9 +12,9 @@
 #   WEBRTC_SERVER_SOUND (when set), and "sound N" logged with its sample count at the end.
 # - PATCH SESSION: trickle-ICE fragments (counted), DELETE SESSION: the session ends.
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
-# - WEBRTC_SERVER_LOSS=P and WEBRTC_SERVER_JITTER=S impair the RTP it sends (retransmissions
-#   too): each packet lost with probability P, or held a uniform 0 … S seconds (which also
-#   reorders), from a seed (WEBRTC_SERVER_SEED, 1). Each DELETE logs the truth so far:
+# - WEBRTC_SERVER_LOSS=P and WEBRTC_SERVER_JITTER=S impair the RTP it sends: each packet
+#   lost with probability P (a packet sent again after a NACK is held but never lost, so
+#   every loss can be repaired), or held a uniform 0 … S seconds (which also reorders), from a seed (WEBRTC_SERVER_SEED, 1). Each DELETE logs the truth so far:
 #   "impaired sent=N dropped=N nacked=N" (packets sent, dropped, asked for again by NACK).
 # Each request is logged to standard output as one line; "ready" once listening.
 #   python3 webrtc-server.py PORT FILE [TOKEN]
@@ -23,6 +23,7 @@
 # real descriptions, for the fuzzer's seeds.
 #   python3 webrtc-server.py --exchange FILE
 import asyncio
+import contextvars
 import os
 import random
 import wave
@@ -57,7 +58,9 @@ class Impairment:
             if is_rtcp(data):
                 return await send(transport, data)
             impairment.sent += 1
-            if impairment.random.random() < impairment.loss:
+            # Drawn for every packet, so that the seed gives the same losses whatever is resent.
+            lost = impairment.random.random() < impairment.loss
+            if lost and not retransmitting.get():
                 impairment.dropped += 1
                 return
             delay = impairment.random.uniform(0, impairment.jitter)
@@ -74,7 +77,11 @@ class Impairment:
 
         async def counted_retransmit(sender, sequence_number):
             impairment.nacked += 1
-            await retransmit(sender, sequence_number)
+            marked = retransmitting.set(True)
+            try:
+                await retransmit(sender, sequence_number)
+            finally:
+                retransmitting.reset(marked)
 
         RTCDtlsTransport._send_rtp = impaired_send
         RTCRtpSender._retransmit = counted_retransmit
@@ -84,6 +91,8 @@ class Impairment:
 
 
 impairment = None
+# Set while a packet asked for again is sent (in that task's context only).
+retransmitting = contextvars.ContextVar("retransmitting", default=False)
 
 
 def refused(request):

@@ -1,0 +1,39 @@
+# An ONVIF camera with an audio back-channel, on gst-rtsp-server's ONVIF server (as its
+# test-onvif-backchannel example): /cam sends a small H.264 test picture and takes G.711
+# (PCMU or PCMA, 8 kHz mono) on its back-channel, decoded by GStreamer and written as raw
+# 16-bit samples to OUTPUT. /plain is the same camera without a back-channel. Prints
+# "ready" once it listens.
+#   python3 onvif-server.py PORT OUTPUT PCMU|PCMA
+import sys
+
+import gi
+gi.require_version("Gst", "1.0")
+gi.require_version("GstRtsp", "1.0")
+gi.require_version("GstRtspServer", "1.0")
+from gi.repository import GLib, Gst, GstRtsp, GstRtspServer
+
+Gst.init(None)
+port, output, codec = sys.argv[1], sys.argv[2], sys.argv[3]
+payload, depay, decoder = {"PCMU": (0, "rtppcmudepay", "mulawdec"), "PCMA": (8, "rtppcmadepay", "alawdec")}[codec]
+video = ("( videotestsrc is-live=true pattern=ball ! video/x-raw,width=160,height=96,framerate=10/1 "
+         "! openh264enc ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=1 )")
+
+server = GstRtspServer.RTSPOnvifServer.new()
+server.set_address("127.0.0.1")
+server.set_service(port)
+camera = GstRtspServer.RTSPOnvifMediaFactory.new()
+camera.set_launch(video)
+camera.set_media_gtype(GstRtspServer.RTSPOnvifMedia)
+camera.set_backchannel_launch(
+    f"( capsfilter caps=\"application/x-rtp,media=audio,payload={payload},clock-rate=8000,encoding-name={codec}\" "
+    f"name=depay_backchannel ! {depay} ! {decoder} ! audio/x-raw,format=S16LE "
+    f"! filesink location={output} buffer-mode=unbuffered sync=false async=false )")
+camera.set_protocols(GstRtsp.RTSPLowerTrans.UDP | GstRtsp.RTSPLowerTrans.TCP)
+server.get_mount_points().add_factory("/cam", camera)
+plain = GstRtspServer.RTSPMediaFactory.new()
+plain.set_launch(video)
+server.get_mount_points().add_factory("/plain", plain)
+if server.attach(None) == 0:
+    sys.exit(f"onvif-server: cannot listen on 127.0.0.1:{port}")
+print("ready", flush=True)
+GLib.MainLoop().run()

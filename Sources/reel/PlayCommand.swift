@@ -414,7 +414,7 @@ struct PlayCommand: AsyncParsableCommand {
         if interrupts.received { player.stop() } else if !pause { player.play() }
         let talk: TalkBack?
         do {
-            talk = try talkBack.start(on: player)
+            talk = interrupts.received ? nil : try talkBack.start(on: player)
         } catch {
             player.stop()
             throw fail("--talk: \(error)")

@@ -52,8 +52,10 @@ public final class AudioFileTalkSource: TalkSource, @unchecked Sendable {
 
     private func pull() {
         converter.pull { bytes, _ in
-            // Float to 16 bits as libswresample does (lrintf, clipped).
-            pending.append(contentsOf: bytes.bindMemory(to: Float.self).lazy.map { Int16(clamping: Int(($0 * 32768).rounded(.toNearestOrEven))) })
+            // Float to 16 bits as libswresample does (lrintf, clipped); a float file's NaN is silence.
+            pending.append(contentsOf: bytes.bindMemory(to: Float.self).lazy.map { sample in
+                sample.isNaN ? 0 : Int16((min(max(sample, -1), 32767.0 / 32768) * 32768).rounded(.toNearestOrEven))
+            })
         }
     }
 }

@@ -21,7 +21,7 @@ extension Player {
                     showMessage("No talk-back (reel play --talk)")
                     return
                 }
-                showMessage(toggle() ? "Talking" : "Talk off")
+                showMessage(toggle() ? "Talking" : "Not talking")
             case .changeVolume(let delta): volume += delta
             case .toggleMute: muted.toggle()
             case .changeRate(let delta): rate += delta

@@ -26,6 +26,10 @@ public final class TalkBack: @unchecked Sendable {
         public var seconds: Double { Double(samples) / Double(TalkBackPacketizer.sampleRate) }
     }
 
+    /// How long a talk that said all waits before TEARDOWN: a camera's jitter buffer holds
+    /// the last packets for about 200 ms.
+    static let playOut = 0.3
+
     /// The codec the camera takes.
     public let codec: TalkBackPacketizer.Codec
     public let transport: Transport
@@ -35,6 +39,7 @@ public final class TalkBack: @unchecked Sendable {
     private let lock = ConditionLock()
     private var packetizer: TalkBackPacketizer
     private var talking = true
+    private var started = false
     private var stopping = false
     private var sent = Statistics()
     private var failure: Error?
@@ -46,13 +51,7 @@ public final class TalkBack: @unchecked Sendable {
     public init(url: String, source: any TalkSource, transport: Transport? = nil, timeout: Double = 10) throws {
         let client = try RTSPClient(url: url, timeout: timeout, requiring: ["www.onvif.org/ver20/backchannel"])
         do {
-            let presentation: RTSPPresentation
-            do {
-                presentation = try client.describe(url: url)
-            } catch let error as InputError where error.reason == .httpStatus(551) {
-                // RFC 2326's "Option not supported": what a camera without one answers the Require.
-                throw InputError(.invalidData, operation: .open, url: url, detail: "the camera offers no audio back-channel (it answered the ONVIF Require with 551 Option not supported)")
-            }
+            let presentation = try client.describe(url: url)
             guard let backchannel = presentation.backchannel else {
                 throw InputError(.invalidData, operation: .open, url: url, detail: "the camera offers no audio back-channel (no sendonly audio in its ONVIF description)")
             }
@@ -75,6 +74,10 @@ public final class TalkBack: @unchecked Sendable {
             self.codec = codec
             packetizer = TalkBackPacketizer(codec: codec, payloadType: payload.type, ssrc: .random(in: 1...UInt32.max),
                                             sequence: .random(in: 0...UInt16.max), timestamp: .random(in: 0...UInt32.max))
+        } catch let error as InputError where error.reason == .httpStatus(551) {
+            // RFC 2326's "Option not supported": what a camera without one answers the Require.
+            client.stop()
+            throw InputError(.invalidData, operation: .open, url: url, detail: "the camera offers no audio back-channel (it answered the ONVIF Require with 551 Option not supported)")
         } catch {
             client.stop()
             throw error
@@ -85,6 +88,11 @@ public final class TalkBack: @unchecked Sendable {
 
     /// Starts sending, on a thread of its own, until the source ends or ``stop()``.
     public func start() {
+        let first = lock.withLock { () -> Bool in
+            defer { started = true }
+            return !started && !stopping
+        }
+        guard first else { return }
         let url = client.address.url
         // The connection is read for the keep-alive answers, and to notice the camera leave.
         client.startReading(deliver: { _ in }, ended: { [weak self] error in
@@ -108,12 +116,13 @@ public final class TalkBack: @unchecked Sendable {
     }
 
     /// Push-to-talk's button: turns talking on or off; says whether it is on now.
+    /// False once the talk has ended.
     @discardableResult
     public func toggleTalking() -> Bool {
         lock.withLock {
             talking.toggle()
             lock.broadcast()
-            return talking
+            return talking && !stopping
         }
     }
 
@@ -160,17 +169,24 @@ public final class TalkBack: @unchecked Sendable {
         let packetSeconds = Double(TalkBackPacketizer.samplesPerPacket) / Double(TalkBackPacketizer.sampleRate)
         var spurt: (start: Double, packets: Int)?
         var pausedAt: Double?
+        var held: [Int16]?
         while true {
-            let state = lock.withLock { () -> (stop: Bool, talking: Bool) in
-                if !stopping, !talking, !source.isLive { lock.wait() }
-                return (stopping, talking)
-            }
+            let state = lock.withLock { () -> (stop: Bool, talking: Bool) in (stopping, talking) }
             if state.stop { return }
             if !state.talking {
-                // A microphone is read and let go, so that talking again sends what is said then.
                 if pausedAt == nil { pausedAt = monotonicSeconds() }
                 spurt = nil
-                guard (try? source.read(count: TalkBackPacketizer.samplesPerPacket)) ?? nil != nil else { return finish(failure: nil) }
+                if source.isLive {
+                    // A microphone is read and let go, so that talking again sends what is said then.
+                    do {
+                        guard try source.read(count: TalkBackPacketizer.samplesPerPacket) != nil else { return finish(failure: nil) }
+                    } catch {
+                        return finish(failure: error)
+                    }
+                } else {
+                    // A file waits where it is.
+                    lock.withLock { while !stopping, !talking { lock.wait() } }
+                }
                 continue
             }
             if spurt == nil {
@@ -191,15 +207,31 @@ public final class TalkBack: @unchecked Sendable {
             }
             let samples: [Int16]?
             do {
-                samples = try source.read(count: TalkBackPacketizer.samplesPerPacket)
+                samples = try held ?? source.read(count: TalkBackPacketizer.samplesPerPacket)
+                held = nil
             } catch {
                 return finish(failure: error)
             }
-            guard let samples, !samples.isEmpty else { return finish(failure: nil) }
-            let packet = lock.withLock { () -> [UInt8] in
+            guard let samples, !samples.isEmpty else {
+                // Said all: the camera's jitter buffer still holds the last packets; TEARDOWN
+                // a little later, so that it plays them out.
+                lock.withLock {
+                    let end = monotonicSeconds() + Self.playOut
+                    while !stopping, monotonicSeconds() < end { lock.wait(seconds: end - monotonicSeconds()) }
+                }
+                return finish(failure: nil)
+            }
+            // Counted and made under the lock: once push-to-talk is let go, nothing more is sent.
+            let packet = lock.withLock { () -> [UInt8]? in
+                guard talking, !stopping else { return nil }
                 sent.packets += 1
                 sent.samples += samples.count
                 return packetizer.packet(samples)
+            }
+            guard let packet else {
+                // A file's samples read as the talk paused go first when it resumes.
+                if !source.isLive { held = samples }
+                continue
             }
             do {
                 if let datagrams { try datagrams.send(packet) } else { try client.sendMedia(packet) }

@@ -64,6 +64,8 @@ final class TalkDatagramSocket: @unchecked Sendable {
         }
     }
 
+    deinit { close() }
+
     func close() {
         open.withLock { open in
             if open { Glibc.close(descriptor) }

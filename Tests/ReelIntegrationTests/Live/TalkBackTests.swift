@@ -23,18 +23,26 @@ extension ServerPlaybackTests {
             return RawSamples.read(path)
         }
 
+        /// Waits (5 s at most) until the camera has written `count` samples: it writes what it
+        /// decodes a little after it arrives (its jitter buffer).
+        static func waitUntil(_ camera: OnvifCamera, hears count: Int) throws {
+            for _ in 0..<100 where camera.heard().count < count { Thread.sleep(forTimeInterval: 0.05) }
+        }
+
         /// `reel play --talk tone.wav`: the camera's picture plays and the tone goes over UDP
         /// in μ-law; the camera hears every sample of it as ffmpeg's μ-law gives it.
         @Test(.timeLimit(.minutes(2))) func reelPlayTalksAFileToTheCamera() throws {
             let camera = try OnvifCamera(codec: "PCMU")
             defer { camera.stop() }
             let tone = try Self.tone()
-            let played = try reel("play", "--headless", "--no-audio", "--talk", tone, "--talk-transport", "udp", "--duration", "4", camera.url(), timeout: 60)
+            let played = try reel("play", "--headless", "--no-audio", "--talk", tone, "--talk-transport", "udp", "--duration", "6", camera.url(), timeout: 60)
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
             #expect(played.stderr.contains("talking to the camera (PCMU over UDP)"), "\(played.stderr.suffix(1500))")
             #expect(played.stderr.contains("talk-back sent 2.00 s in 100 packets"), "\(played.stderr.suffix(1500))")
+            let expected = try Self.g711RoundTrip(tone, codec: "PCMU")
+            try Self.waitUntil(camera, hears: expected.count)
             camera.stop()
-            let heard = camera.heard(), expected = try Self.g711RoundTrip(tone, codec: "PCMU")
+            let heard = camera.heard()
             print("talk-back (reel play, PCMU over UDP): the camera heard \(heard.count) samples, \(String(format: "%.1f", RawSamples.frequency(of: heard))) Hz")
             #expect(expected.count == 16000)
             #expect(heard.count == expected.count && RawSamples.firstDifference(heard, expected) == expected.count,
@@ -42,8 +50,9 @@ extension ServerPlaybackTests {
             #expect(abs(RawSamples.frequency(of: heard) - 1000) < 5)
         }
 
-        /// `Player.talk` over TCP (in the RTSP connection) to a camera that takes A-law: the
-        /// samples as ffmpeg's A-law gives them, sent over no less than their 2 s.
+        /// `Player.talk` over TCP (in the RTSP connection) to a camera that takes A-law, with
+        /// push-to-talk let go half a second: the samples as ffmpeg's A-law gives them, all
+        /// of them in order, sent over no less than their 2 s.
         @Test(.timeLimit(.minutes(2))) func playerTalksOverTheRTSPConnectionInALaw() async throws {
             let camera = try OnvifCamera(codec: "PCMA")
             defer { camera.stop() }
@@ -52,17 +61,25 @@ extension ServerPlaybackTests {
             defer { player.stop() }
             try await player.open(camera.url())
             player.play()
-            let began = Date()
             let talk = try player.talk(AudioFileTalkSource(path: tone), transport: .tcp)
+            // The first packet left once talk returned: from here on, 1.98 s of pacing at least.
+            let began = Date()
             #expect(talk.codec == .aLaw && talk.transport == .tcp)
+            // Push-to-talk let go for a while and pressed again: a file waits where it is.
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(talk.toggleTalking() == false)
+            let pausedPackets = talk.statistics.packets
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(talk.statistics.packets == pausedPackets, "nothing is sent while not talking")
+            #expect(talk.toggleTalking() == true)
             await talk.waitUntilFinished()
             let took = Date().timeIntervalSince(began)
             #expect(talk.error == nil && talk.statistics.packets == 100, "\(String(describing: talk.error)) \(talk.statistics)")
-            // Paced: the last packet leaves 1.98 s after the first, never sooner.
-            #expect(took >= 1.98, "\(took) s")
+            // Paced: the last packet leaves 1.98 s of talking after the first, never sooner, and
+            // the talk lingers 0.3 s for the camera to play out before it ends.
+            #expect(took >= 1.98 + 0.3, "\(took) s")
             let expected = try Self.g711RoundTrip(tone, codec: "PCMA")
-            // The camera writes what it decodes a little after it arrives (its jitter buffer).
-            for _ in 0..<100 where camera.heard().count < expected.count { try await Task.sleep(for: .milliseconds(50)) }
+            try Self.waitUntil(camera, hears: expected.count)
             player.stop()
             camera.stop()
             let heard = camera.heard()
@@ -81,11 +98,13 @@ extension ServerPlaybackTests {
             let raw = try Paths.temporaryDirectory().appendingPathComponent("microphone.s16").path
             let converted = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", tone, "-f", "s16le", raw])
             try #require(converted.status == 0, "\(converted.stderr)")
-            let played = try Processes.run(Paths.reel, ["play", "--headless", "--no-audio", "--talk", "mic", "--duration", "4", camera.url()], timeout: 60,
+            let played = try Processes.run(Paths.reel, ["play", "--headless", "--no-audio", "--talk", "mic", "--duration", "6", camera.url()], timeout: 60,
                                            environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILEIN": raw])
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
+            let expected = try Self.g711RoundTrip(tone, codec: "PCMU")
+            try Self.waitUntil(camera, hears: expected.count + 1)
             camera.stop()
-            let heard = camera.heard(), expected = try Self.g711RoundTrip(tone, codec: "PCMU")
+            let heard = camera.heard()
             print("talk-back (microphone, PCMU): the camera heard \(heard.count) samples")
             #expect(heard.count > expected.count, "\(played.stderr.suffix(800))")
             #expect(RawSamples.firstDifference(heard, expected) == expected.count,

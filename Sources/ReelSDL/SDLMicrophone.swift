@@ -51,6 +51,7 @@ public final class SDLMicrophone: TalkSource, @unchecked Sendable {
 
 /// Why the microphone did not open.
 public struct SDLMicrophoneError: Error, CustomStringConvertible {
+    /// SDL's words.
     public let reason: String
     public var description: String { reason }
 }

@@ -2,22 +2,31 @@
 /// (payload type 0, PCMU) or A-law (8, PCMA), 20 ms (160 samples) to a packet, as RFC 3551
 /// recommends for G.711; the marker set on the first packet of each talkspurt.
 public struct TalkBackPacketizer: Sendable {
+    /// The G.711 variant a camera takes, named by its RTP encoding name.
     public enum Codec: String, Sendable, CaseIterable {
+        /// μ-law (PCMU): North America and Japan.
         case muLaw = "PCMU"
+        /// A-law (PCMA): elsewhere.
         case aLaw = "PCMA"
 
         /// The payload type RFC 3551 gives it.
         public var staticPayloadType: UInt8 { self == .muLaw ? 0 : 8 }
     }
 
+    /// G.711's samples a second (and its RTP clock rate).
     public static let sampleRate = 8000
     /// Samples in one packet: 20 ms.
     public static let samplesPerPacket = 160
 
+    /// How samples become bytes.
     public let codec: Codec
+    /// The payload type written in each packet: the camera's, or the codec's static one.
     public let payloadType: UInt8
+    /// The stream's synchronisation source.
     public let ssrc: UInt32
+    /// The next packet's sequence number.
     public private(set) var sequence: UInt16
+    /// The next packet's RTP time (8 kHz).
     public private(set) var timestamp: UInt32
     private var talking = false
 

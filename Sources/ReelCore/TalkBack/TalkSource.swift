@@ -14,6 +14,7 @@ public final class SampleTalkSource: TalkSource, @unchecked Sendable {
     private let lock = ConditionLock()
     private var position = 0
 
+    /// A source that says `samples` (8 kHz mono) once.
     public init(_ samples: [Int16]) {
         self.samples = samples
     }

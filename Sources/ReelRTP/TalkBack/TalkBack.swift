@@ -16,11 +16,18 @@ import ReelFFmpeg
 /// ```
 public final class TalkBack: @unchecked Sendable {
     /// How the audio goes: UDP (the camera's ports from SETUP), or in the RTSP connection.
-    public enum Transport: String, Sendable { case udp, tcp }
+    public enum Transport: String, Sendable {
+        /// Datagrams to the port the camera named in its SETUP answer.
+        case udp
+        /// Interleaved in the RTSP connection (`$`-framed).
+        case tcp
+    }
 
     /// What was sent so far.
     public struct Statistics: Sendable, Equatable {
+        /// RTP packets sent.
         public var packets = 0
+        /// Samples sent in them.
         public var samples = 0
         /// Seconds of audio sent.
         public var seconds: Double { Double(samples) / Double(TalkBackPacketizer.sampleRate) }
@@ -32,6 +39,7 @@ public final class TalkBack: @unchecked Sendable {
 
     /// The codec the camera takes.
     public let codec: TalkBackPacketizer.Codec
+    /// How the audio goes, as the camera agreed.
     public let transport: Transport
     private let client: RTSPClient
     private let source: any TalkSource

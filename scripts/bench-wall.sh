@@ -6,6 +6,8 @@
 # those sent, the worst tile, pictures dropped as late, the wall's pictures, CPU. Beside it
 # ffmpeg decodes the same N streams, scales each bilinearly into its tile and stacks them with
 # xstack (-f null) for the same time, in the same run: its CPU. Medians of RUNS runs.
+# WALL_ARGS adds options to `reel wall` (--fps 15: the wall at its cameras' rate, as xstack's
+# output is).
 #   COUNTS="4 9 16" PLAY_SECONDS=60 RUNS=1 bash scripts/bench-wall.sh
 source "$(dirname "$0")/lib/bench-common.sh"
 
@@ -49,7 +51,7 @@ urls() { local i; for ((i = 1; i <= $1; i++)); do echo "rtsp://127.0.0.1:$port/c
 reel_run() {   # count → "cpu worst% mean% dropped wall_pictures"
   local count=$1 report
   report=$(mktemp)
-  read -r _ cpu < <(wall_and_cpu sh -c '"$@" > "$0"' "$report" .build/release/reel wall --headless --no-audio --stats \
+  read -r _ cpu < <(wall_and_cpu sh -c '"$@" > "$0"' "$report" .build/release/reel wall --headless --no-audio --stats ${WALL_ARGS:-} \
     --duration "$seconds" $(urls "$count"))
   python3 -c '
 import json, sys

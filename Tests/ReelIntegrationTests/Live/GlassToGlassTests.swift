@@ -90,8 +90,9 @@ extension PlaybackTests {
             let directory = try Paths.temporaryDirectory()
             let sdp = directory.appendingPathComponent("camera.sdp").path
             let port = LocalPorts.random()
+            let cameraLog = directory.appendingPathComponent("camera.log").path
             let camera = try BackgroundProcess(Paths.reel, ["encode", "--camera", "640x360@30", "--timecode", "--realtime", "--bitrate", "800k", "--gop", "30",
-                                                            "-o", "rtp://127.0.0.1:\(port)", "--sdp", sdp])
+                                                            "-o", "rtp://127.0.0.1:\(port)", "--sdp", sdp], errorPath: cameraLog)
             defer { camera.stop() }
             try waitFor("the camera's SDP", while: camera) { FileManager.default.fileExists(atPath: sdp) }
             let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0", sdp, signal: (SIGINT, 6))
@@ -99,7 +100,11 @@ extension PlaybackTests {
             let result = try glass(played.stdout)
             print("RTP, --latency 0: \(result)")
             #expect(result["pictures", default: 0] >= 45 && result["unreadable"] == 0, "\(result)")
-            #expect(result["p50", default: 1] < 1.0 / 30, "\(result)")
+            // A hunt saw 470 ms once (rising through the run, nothing dropped): the player's whole
+            // report and the camera's live line say where, should it come again.
+            let report = (try? JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any])?["statistics"] ?? [:]
+            #expect(result["p50", default: 1] < 1.0 / 30,
+                    "\(result); the player: \(report); its log: \(played.stderr.suffix(1500)); the camera: \(((try? String(contentsOfFile: cameraLog, encoding: .utf8)) ?? "").suffix(600))")
         }
 
         /// The window path, live: camera → nginx-rtmp → `reel play` in a real window under

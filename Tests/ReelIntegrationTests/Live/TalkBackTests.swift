@@ -46,7 +46,7 @@ extension ServerPlaybackTests {
             print("talk-back (reel play, PCMU over UDP): the camera heard \(heard.count) samples, \(String(format: "%.1f", RawSamples.frequency(of: heard))) Hz")
             #expect(expected.count == 16000)
             #expect(heard.count == expected.count && RawSamples.firstDifference(heard, expected) == expected.count,
-                    "heard \(heard.count) samples of \(expected.count), the first differing at \(RawSamples.firstDifference(heard, expected))")
+                    "heard \(heard.count) samples of \(expected.count), the first differing at \(RawSamples.firstDifference(heard, expected)); the camera: \(camera.log)")
             #expect(abs(RawSamples.frequency(of: heard) - 1000) < 5)
         }
 
@@ -85,7 +85,7 @@ extension ServerPlaybackTests {
             let heard = camera.heard()
             print(String(format: "talk-back (Player.talk, PCMA over TCP): %.2f s to send 2 s; the camera heard %d samples", took, heard.count))
             #expect(heard.count == expected.count && RawSamples.firstDifference(heard, expected) == expected.count,
-                    "heard \(heard.count) samples of \(expected.count), the first differing at \(RawSamples.firstDifference(heard, expected))")
+                    "heard \(heard.count) samples of \(expected.count), the first differing at \(RawSamples.firstDifference(heard, expected)); the camera: \(camera.log)")
         }
 
         /// `--talk mic`: the recording device through SDL, here SDL's `disk` driver reading the
@@ -106,7 +106,7 @@ extension ServerPlaybackTests {
             camera.stop()
             let heard = camera.heard()
             print("talk-back (microphone, PCMU): the camera heard \(heard.count) samples")
-            #expect(heard.count > expected.count, "\(played.stderr.suffix(800))")
+            #expect(heard.count > expected.count, "\(played.stderr.suffix(800)); the camera: \(camera.log)")
             #expect(RawSamples.firstDifference(heard, expected) == expected.count,
                     "the first differing at \(RawSamples.firstDifference(heard, expected))")
             #expect(heard.dropFirst(expected.count).allSatisfy { abs(Int($0)) <= 8 }, "silence after the tone")

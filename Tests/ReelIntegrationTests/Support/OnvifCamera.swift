@@ -7,6 +7,7 @@ final class OnvifCamera {
     let port: Int
     private let process: BackgroundProcess
     private let directory: URL
+    private var logPath: String { directory.appendingPathComponent("server.log").path }
     private var output: String { directory.appendingPathComponent("heard.s16").path }
     private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("onvif-server.py").path
 
@@ -15,7 +16,7 @@ final class OnvifCamera {
         let log = directory.appendingPathComponent("server.log").path
         for _ in 0..<5 {
             let port = LocalPorts.random()
-            let process = try BackgroundProcess("/usr/bin/python3", [Self.script, String(port), directory.appendingPathComponent("heard.s16").path, codec],
+            let process = try BackgroundProcess("/usr/bin/python3", [Self.script, String(port), directory.appendingPathComponent("heard.s16").path, codec], environment: ["GST_DEBUG": "2"],
                                                 outputPath: log, errorPath: log + ".err")
             for _ in 0..<200 where process.isRunning {
                 if (try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") == true {
@@ -37,6 +38,9 @@ final class OnvifCamera {
         guard let data = FileManager.default.contents(atPath: output) else { return [] }
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
+
+    /// What the server wrote on its standard error (GStreamer's warnings), for failures.
+    var log: String { ((try? String(contentsOfFile: logPath + ".err", encoding: .utf8)) ?? "").suffix(1500).description }
 
     func stop() { process.stop() }
 

@@ -34,10 +34,7 @@ final class OnvifCamera {
     func url(_ mount: String = "cam") -> String { "rtsp://127.0.0.1:\(port)/\(mount)" }
 
     /// The samples the camera decoded from its back-channel so far.
-    func heard() -> [Int16] {
-        guard let data = FileManager.default.contents(atPath: output) else { return [] }
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
+    func heard() -> [Int16] { RawSamples.read(output) }
 
     /// What the server wrote on its standard error (GStreamer's warnings), for failures.
     var log: String { ((try? String(contentsOfFile: logPath + ".err", encoding: .utf8)) ?? "").suffix(1500).description }

@@ -3,23 +3,23 @@
 # when a test failed. With arguments (`--filter X`…), one `swift test` process with them.
 # Without, the player's unit tests alone (a second: they step the player's own threads on a
 # manual clock, and beside the parallel suites a test waiting on ffmpeg can hold the pool's
-# threads they need for their events), then three lines of work side by side:
+# threads they need for their events), then four lines of work side by side:
 # - the real-time suites that measure timing or load every core (PlaybackTests), one after
 #   another: the run's longest path;
 # - at a lower priority (nice 5), the libFuzzer targets' build (scripts/fuzz.sh; a second
-#   when they are built already), all the parallel suites (FuzzTests runs those targets),
-#   then the real-time suites that mostly wait (LightPlaybackTests: windows, commands), one
-#   after another;
-# - at nice 5 from the start, the suites against real servers that go away and come back
-#   (ServerPlaybackTests), one after another in two processes: they wait on the servers,
-#   not on the cores, and in one chain (730 s) they were the run's longest path.
+#   when they are built already), then all the parallel suites (FuzzTests runs those
+#   targets);
+# - at nice 5, in two lines, the suites against real servers that go away and come back
+#   (ServerPlaybackTests), one after another, and after the first half the real-time suites
+#   that mostly wait (LightPlaybackTests: windows, commands), one after another: they wait on
+#   the servers and windows, not on the cores (in one line, the servers' 730 s were the run's
+#   longest path; after the parallel suites, the light ones made theirs the longest).
 # In one process all of them shared Swift's thread pool, a thread per core: parallel tests
 # waiting on ffmpeg held both threads for minutes while the real-time chain could not start.
 # The one build here is the fuzzers' own package (Fuzz/.build), so no process waits for
-# another's lock on .build; before, it ran ahead of all the tests and added its minute to
-# the run's longest path. The lower priority
-# keeps the first line's timing and its encoders (3 times slower beside the parallel suites
-# at the same priority) undisturbed; the waiting suites use a fraction of a core.
+# another's lock on .build. The lower priority keeps the first line's timing and its encoders
+# (3 times slower beside the parallel suites at the same priority) undisturbed; the waiting
+# suites use a fraction of a core. Each line says when it ended, in seconds of this script.
 #   bash scripts/lib/run-suite.sh [swift test arguments]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -76,25 +76,40 @@ server='^ReelIntegrationTests\.ServerPlaybackTests/'
 first_servers="^ReelIntegrationTests\.ServerPlaybackTests/(RTSPServerTests|RecordingTests|TalkBackTests|ReconnectTests|ServerFaultTests|PublishedStreamTests|PlayerNetworkTests|MPVIPCCommandTests)/"
 status=0
 tests 0 --filter "$units" || status=$?
+ended() { echo "run-suite: $1 ended at $SECONDS s"; }
 (
   status=0
   nice -n 5 bash scripts/fuzz.sh || status=$?
+  ended "the fuzzers' build"
   tests 5 --skip "$units" --skip "$chain" --skip "$light" --skip "$server" || status=$?
-  tests 5 --filter "$light" || status=$?
+  ended "the parallel suites"
   exit "$status"
 ) >"$others" 2>&1 &
 beside=$!
-tests 5 --filter "$first_servers" >"$servers" 2>&1 &
+(
+  status=0
+  tests 5 --filter "$first_servers" || status=$?
+  ended "the servers' first half"
+  tests 5 --filter "$light" || status=$?
+  ended "the light real-time suites"
+  exit "$status"
+) >"$servers" 2>&1 &
 serving=$!
-tests 5 --filter "$server" --skip "$first_servers" >"$more_servers" 2>&1 &
+(
+  status=0
+  tests 5 --filter "$server" --skip "$first_servers" || status=$?
+  ended "the servers' second half"
+  exit "$status"
+) >"$more_servers" 2>&1 &
 serving_more=$!
 tests 0 --filter "$chain" || status=$?
+ended "the real-time chain"
 wait "$beside" || status=$?
 wait "$serving" || status=$?
 wait "$serving_more" || status=$?
 echo "run-suite: the suites run beside the real-time chain:"
 cat "$others"
-echo "run-suite: the suites against real servers, run beside them (first half):"
+echo "run-suite: the suites against real servers, run beside them (first half), then the light real-time suites:"
 cat "$servers"
 echo "run-suite: the suites against real servers, run beside them (second half):"
 cat "$more_servers"

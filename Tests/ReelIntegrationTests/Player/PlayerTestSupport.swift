@@ -10,14 +10,15 @@ import Testing
 
 /// The suites that play in real time but mostly wait (windows on Xvfb, commands run to
 /// their end), use little CPU and allow seconds, not milliseconds, run inside this one, one
-/// at a time. The test command runs this chain at a lower priority after the parallel
-/// suites, beside `PlaybackTests`: in one chain they spent about 500 s with the machine
-/// three-quarters idle.
+/// at a time. The test command runs this chain at a lower priority beside `PlaybackTests`,
+/// after the first half of `ServerPlaybackTests`: in one chain with the others they spent
+/// about 500 s with the machine three-quarters idle.
 @Suite(.serialized) enum LightPlaybackTests {}
 
 /// The suites that play from real servers (RTSP, RTMP, SRT, HTTP) that go away, stall and
 /// come back: they wait on the servers and allow seconds. The test command runs this chain
-/// at a lower priority from the start, beside the parallel suites and `PlaybackTests`.
+/// at a lower priority from the start, in two processes of about half its suites each,
+/// beside the parallel suites and `PlaybackTests` (`scripts/lib/run-suite.sh`).
 @Suite(.serialized) enum ServerPlaybackTests {}
 
 /// A video output for tests: records each presented frame's time and MD5.

@@ -1,8 +1,9 @@
 import Foundation
 
 /// An ONVIF camera with an audio back-channel (`Support/onvif-server.py`, gst-rtsp-server's
-/// ONVIF server) at `rtsp://127.0.0.1:PORT/cam` (`/plain` without a back-channel): what it
-/// hears on its back-channel in `codec` (PCMU or PCMA), decoded by GStreamer, is ``heard()``.
+/// ONVIF server) at `rtsp://127.0.0.1:PORT/cam` (`/plain` without a back-channel), showing a
+/// minute of a small moving picture: what it hears on its back-channel in `codec` (PCMU or
+/// PCMA), decoded by GStreamer, is ``heard()``.
 final class OnvifCamera {
     let port: Int
     private let process: BackgroundProcess
@@ -14,9 +15,11 @@ final class OnvifCamera {
     init(codec: String) throws {
         directory = try Paths.temporaryDirectory()
         let log = directory.appendingPathComponent("server.log").path
+        let picture = try Fixtures.made("onvif-camera-160x96-10fps-60s.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x96:rate=10:duration=60",
+                                                                               "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", "-pix_fmt", "yuv420p"])
         for _ in 0..<5 {
             let port = LocalPorts.random()
-            let process = try BackgroundProcess("/usr/bin/python3", [Self.script, String(port), directory.appendingPathComponent("heard.s16").path, codec], environment: ["GST_DEBUG": "2"],
+            let process = try BackgroundProcess("/usr/bin/python3", [Self.script, String(port), directory.appendingPathComponent("heard.s16").path, codec, picture], environment: ["GST_DEBUG": "2"],
                                                 outputPath: log, errorPath: log + ".err")
             for _ in 0..<200 where process.isRunning {
                 if (try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready") == true {

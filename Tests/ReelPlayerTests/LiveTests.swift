@@ -10,6 +10,21 @@ import Testing
         return configuration
     }
 
+    /// Stopping a live player ends its live thread at once: the thread sleeps on a lock of
+    /// its own that only the stop wakes (pictures shown no longer wake it), and the clock
+    /// never moves here, so without that wake the stop would wait out its 10 s for it.
+    @Test(.timeLimit(.minutes(1))) func stoppingALivePlayerWakesItsLiveThread() async throws {
+        var configuration = Self.configuration()
+        configuration.live = .on
+        let harness = PlayerHarness(configuration: configuration) { _, _, clock, _ in ScriptedEngine(clock: clock, duration: 30, audio: false) }
+        try await harness.player.open("rtsp://camera/stream")
+        harness.player.play()
+        #expect(harness.clock.waitForSleepers(1), "the live thread sleeps on the clock")
+        let began = monotonicSeconds()
+        harness.player.stop()
+        #expect(monotonicSeconds() - began < 5, "the stop waited \(monotonicSeconds() - began) s for its threads")
+    }
+
     /// A one-second stall of the network: the display buffers, the latency grows by the
     /// stall, the player plays 10 % faster until it is back on target, then at 1×.
     @Test func behindTargetItCatchesUpThenPlaysAtNormalSpeed() throws {

@@ -22,6 +22,22 @@ import Testing
         #expect(harness.events.count { if case .endOfStream = $0 { true } else { false } } == 1)
     }
 
+    /// An output that wants no idle calls (a wall's tile) is never given one, and its
+    /// pictures show at exactly the times an output that wants them gets: only the loop's
+    /// wake-ups between pictures differ (every 0.1 s instead of every 10 ms).
+    @Test func anOutputWithoutIdleShowsTheSameFramesAtTheSameTimes() throws {
+        func played(wantsIdle: Bool) throws -> (shown: [Double], at: [Double], idleCalls: Int) {
+            let harness = try SessionHarness(duration: 2, audio: false)
+            harness.video.wantsIdle = wantsIdle
+            harness.play()
+            harness.run(for: 3)
+            return (harness.shownTimes, harness.video.shown.map(\.at), harness.video.idleCalls)
+        }
+        let quiet = try played(wantsIdle: false), idling = try played(wantsIdle: true)
+        #expect(quiet.idleCalls == 0 && idling.idleCalls > 0)
+        #expect(quiet.shown.count == 50 && quiet.shown == idling.shown && quiet.at == idling.at)
+    }
+
     /// The audio clock leads; each picture shows within a frame of the sound heard.
     @Test(arguments: [0.0, 0.005, -0.005])
     func videoFollowsTheSoundCardWithinAFrameWhateverItsDrift(drift: Double) throws {

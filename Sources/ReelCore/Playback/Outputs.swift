@@ -33,6 +33,10 @@ public protocol VideoOutput: AnyObject {
     var showsAView: Bool { get }
     /// Shows `frame` now, with `overlay` drawn over what is shown.
     func present(_ frame: VideoFrame, overlay: @escaping PictureOverlay)
+    /// False when ``idle(status:)`` has nothing to do (no window, no keys): the display
+    /// thread then wakes only for frames, their times and changes of the playback, not
+    /// every 10 ms (a camera wall's tiles: 100 wake-ups a second each).
+    var wantsIdle: Bool { get }
 }
 
 /// Draws what goes over the picture (subtitles) into a picture of any size: a new frame,
@@ -42,6 +46,7 @@ public typealias PictureOverlay = (VideoFrame) -> VideoFrame
 extension VideoOutput {
     public var feedsFrameTap: Bool { false }
     public var showsAView: Bool { false }
+    public var wantsIdle: Bool { true }
     public func present(_ frame: VideoFrame, overlay: @escaping PictureOverlay) { present(overlay(frame)) }
 }
 

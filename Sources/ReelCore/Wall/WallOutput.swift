@@ -8,6 +8,13 @@ public protocol WallOutput: AnyObject {
     func input() -> [WallInput]
     /// Releases the output (closes the window); called once.
     func close()
+    /// False when ``input()`` never has anything (no window): the wall then waits for its
+    /// tiles' pictures rather than looking every 10 ms.
+    var takesInput: Bool { get }
+}
+
+extension WallOutput {
+    public var takesInput: Bool { true }
 }
 
 /// A wall shown nowhere: its pictures go only to its frame tap.
@@ -17,4 +24,5 @@ public final class HeadlessWallOutput: WallOutput {
     public func present(_ frame: VideoFrame) {}
     public func input() -> [WallInput] { [] }
     public func close() {}
+    public var takesInput: Bool { false }
 }

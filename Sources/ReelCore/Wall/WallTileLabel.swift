@@ -37,6 +37,15 @@ public struct WallTileLabel: Sendable, Equatable {
         return parts.joined(separator: " · ")
     }
 
+    /// Whether `other` holds the same facts, so reads the same: far cheaper than comparing
+    /// ``text`` (a wall asks for each tile's line with every picture it makes).
+    public func holdsTheSame(as other: WallTileLabel) -> Bool {
+        name == other.name && state == other.state && problem == other.problem
+            && size?.width == other.size?.width && size?.height == other.size?.height
+            && framesPerSecond == other.framesPerSecond && bitRate == other.bitRate && latency == other.latency
+            && playsMainStream == other.playsMainStream
+    }
+
     /// Labels are equal when they read the same.
     public static func == (a: WallTileLabel, b: WallTileLabel) -> Bool { a.text == b.text }
 }

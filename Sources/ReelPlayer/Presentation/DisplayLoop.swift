@@ -46,21 +46,27 @@ struct DisplayLoop {
     /// How long the loop waits at most, so that the output's ``VideoOutput/idle(status:)``
     /// keeps the window and its keys alive.
     static let idleInterval = 0.01
+    /// How long it waits at most for an output that wants no idle calls: time events and
+    /// starvation are still noticed within it.
+    static let quietInterval = 0.1
+
+    static func longestWait(for output: VideoOutput) -> Double { output.wantsIdle ? idleInterval : quietInterval }
 
     /// Runs the loop on the display thread until the session stops.
     mutating func run() {
         guard let output = session.videoOutput else { return }
         let clock = session.clock
+        let longest = Self.longestWait(for: output)
         while !control.read({ $0.aborted }) {
             switch step(output, at: clock.now) {
             case .none:
                 continue
             case .until(let deadline):
                 // A change of the playback (play, pause, a step, a seek, the stop) wakes it.
-                let until = min(deadline, clock.now + Self.idleInterval)
+                let until = min(deadline, clock.now + longest)
                 control.lock.withLock { if !control.aborted { clock.wait(on: control.lock, until: until) } }
             case .frame(let deadline):
-                session.videoFrames.waitForElement(timeout: max(min(deadline - clock.now, Self.idleInterval), 0))
+                session.videoFrames.waitForElement(timeout: max(min(deadline - clock.now, longest), 0))
             }
         }
     }
@@ -69,7 +75,9 @@ struct DisplayLoop {
     /// and says what to wait for before the next step. Tests call it directly, on a
     /// manual clock.
     mutating func step(_ output: VideoOutput, at now: Double) -> Wait {
-        for command in output.idle(status: status(at: now)) { session.callbacks.onCommand(command) }
+        if output.wantsIdle {
+            for command in output.idle(status: status(at: now)) { session.callbacks.onCommand(command) }
+        }
         sendTimeEvent(at: now)
 
         let (paused, serial, rate, stepping, jumps) = control.read { ($0.paused, $0.serial, $0.rate, $0.stepsRequested > 0, $0.liveJumps) }
@@ -81,7 +89,7 @@ struct DisplayLoop {
             redrawSubtitlesIfChanged(output)
             wasPaused = true
             lastPresentedAt = nil
-            return .until(now + Self.idleInterval)
+            return .until(now + Self.longestWait(for: output))
         }
         if wasPaused && !paused {
             frameTimer = now
@@ -91,7 +99,7 @@ struct DisplayLoop {
         guard let (item, itemSerial) = session.videoFrames.peek() else {
             watchForStarvation(serial: serial, at: now)
             // Woken by the next frame; the timeout keeps the window and events alive.
-            return .frame(until: now + Self.idleInterval)
+            return .frame(until: now + Self.longestWait(for: output))
         }
         if isBuffering {
             lastPresentedAt = nil

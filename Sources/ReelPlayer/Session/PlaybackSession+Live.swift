@@ -20,8 +20,8 @@ extension PlaybackSession {
         var keeper = LiveLatencyKeeper(policy: configuration.liveLatency)
         var next = clock.now + LiveLatencyKeeper.interval
         while !control.read({ $0.aborted }) {
-            // The stop wakes it; other changes of the playback wake it early, to wait on.
-            control.lock.withLock { if !control.aborted { clock.wait(on: control.lock, until: next) } }
+            // The stop wakes it (it sets `aborted` before it takes `liveWake`).
+            liveWake.withLock { if !control.read({ $0.aborted }) { clock.wait(on: liveWake, until: next) } }
             let now = clock.now
             guard now >= next else { continue }
             keepLiveLatency(&keeper, at: now)

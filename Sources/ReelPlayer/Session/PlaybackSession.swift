@@ -31,6 +31,9 @@ final class PlaybackSession: @unchecked Sendable {
 
     let configuration: Player.Configuration
     let control = PlaybackControl()
+    /// What the live thread sleeps on between its looks: only the stop wakes it (on the
+    /// control's lock, every picture shown woke it for nothing, 15-30 times a second).
+    let liveWake = ConditionLock()
     let clock: any PlaybackClock
     let info: MediaInfo
     let videoStream: Int?
@@ -165,6 +168,7 @@ final class PlaybackSession: @unchecked Sendable {
     /// show the next input too.
     func stop(closingVideoOutput: Bool = true) {
         control.update { $0.aborted = true }
+        liveWake.withLock { liveWake.broadcast() }
         videoFrames.abort()
         audioFrames.abort()
         engine.stop()

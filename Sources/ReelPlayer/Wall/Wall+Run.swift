@@ -9,6 +9,9 @@ extension Wall {
         let output = makeOutput()
         let painter = WallPainter(width: width, height: height, labels: configuration.showsLabels)
         let interval = 1 / max(configuration.framesPerSecond, 1)
+        // A window is read every 10 ms; without one the wall wakes for its tiles' pictures
+        // and commands, and looks at least 4 times a second (the labels' rates, once a second).
+        let poll = (output?.takesInput ?? false) ? 0.01 : 0.25
         var lastPainted = -Double.infinity, lastRates = monotonicSeconds()
         var rates = TileRates()
         while true {
@@ -57,9 +60,9 @@ extension Wall {
             }
             lock.withLock {
                 guard !stopping, commands.isEmpty, firstPictures.isEmpty else { return }
-                // The window is read every 10 ms; a new picture due sooner wakes the wall earlier.
-                let untilDue = dirty ? max(lastPainted + interval - monotonicSeconds(), 0) : 0.01
-                lock.wait(seconds: min(untilDue, 0.01))
+                // A new picture (not yet due) wakes the wall when nothing was waiting to be drawn.
+                let untilDue = dirty ? max(lastPainted + interval - monotonicSeconds(), 0) : poll
+                lock.wait(seconds: min(untilDue, poll))
             }
         }
         output?.close()
@@ -88,9 +91,17 @@ extension Wall {
     private func makeScene() -> WallPainter.Scene {
         let tiles = state.visible.map { camera in
             WallPainter.Tile(camera: camera, latest: streams[StreamKey(camera: camera, stream: state.shown[camera])]?.output.current,
-                             label: configuration.showsLabels ? labels[camera].text : nil)
+                             label: configuration.showsLabels ? labelText(of: camera) : nil)
         }
         return WallPainter.Scene(tiles: tiles, chosen: state.visible.count > 1 ? state.chosen : nil)
+    }
+
+    /// The camera's line, made again only when its label changed. Call with the lock held.
+    private func labelText(of camera: Int) -> String {
+        if let kept = labelTexts[camera], kept.label.holdsTheSame(as: labels[camera]) { return kept.text }
+        let text = labels[camera].text
+        labelTexts[camera] = (labels[camera], text)
+        return text
     }
 
     /// Pictures a second and live latency of each tile's stream shown, over the last `seconds`.
@@ -109,7 +120,7 @@ extension Wall {
                 labels[camera].latency = latency
                 labels[camera].size = latest.map { (width: $0.frame.width, height: $0.frame.height) }
                 labels[camera].playsMainStream = stream == .main && cameras[camera].sub != nil
-                dirty = true
+                markDirty()
             }
         }
     }

@@ -70,10 +70,13 @@ public final class Wall: @unchecked Sendable {
     var state: WallState
     var streams: [StreamKey: PlayingStream] = [:]
     var labels: [WallTileLabel]
+    /// Each tile's line as last made, while its label holds the same facts.
+    var labelTexts: [Int: (label: WallTileLabel, text: String)] = [:]
     /// Streams whose first picture came and is not yet handled.
     var firstPictures: [StreamKey] = []
     var commands: [WallState.Command] = []
-    /// A tile has a picture not drawn yet, or what is drawn changed.
+    /// A tile has a picture not drawn yet, or what is drawn changed (set through
+    /// ``markDirty()``, except by the wall's own thread).
     var dirty = true
     var started = false
     var stopping = false
@@ -258,7 +261,7 @@ public final class Wall: @unchecked Sendable {
                 let failure = PlayerError(error)
                 lock.withLock {
                     labels[key.camera].problem = failure.description
-                    dirty = true
+                    markDirty()
                 }
                 continuation.yield(.openFailed(camera: key.camera, stream: key.stream, failure))
                 if let input = ((error as? PlayerError)?.underlying ?? error) as? InputError, !input.isWorthRetrying { return }
@@ -283,7 +286,7 @@ public final class Wall: @unchecked Sendable {
             case .error(let error): labels[key.camera].problem = error.description
             default: return
             }
-            dirty = true
+            markDirty()
         }
     }
 
@@ -299,13 +302,20 @@ public final class Wall: @unchecked Sendable {
         }
     }
 
+    /// Something to draw changed: the wall's thread, which may wait a quarter of a second
+    /// without a window, is woken to paint it in its next slot. Call with the lock held.
+    func markDirty() {
+        dirty = true
+        lock.broadcast()
+    }
+
     private func presented(_ key: StreamKey, by output: WallStreamOutput, first: Bool) {
         let current = lock.withLock { () -> Bool in
             // A stream stopped (or replaced by a new start of it) has nothing more to say.
             guard streams[key]?.output === output else { return false }
             if first { firstPictures.append(key) }
-            dirty = true
-            lock.broadcast()
+            // Already dirty, the wall's thread was woken and waits for the next picture's slot.
+            if first || !dirty { markDirty() }
             return true
         }
         if first && current { continuation.yield(.firstPicture(camera: key.camera, stream: key.stream)) }

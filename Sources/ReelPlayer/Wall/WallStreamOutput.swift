@@ -48,6 +48,8 @@ final class WallStreamOutput: VideoOutput, @unchecked Sendable {
 
     func idle(status: PlaybackStatus) -> [UserCommand] { [] }
 
+    var wantsIdle: Bool { false }
+
     func close() {}
 
     /// The shape `frame` is shown at: its width over its height, times its pixels' aspect.

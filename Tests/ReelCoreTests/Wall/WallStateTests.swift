@@ -84,6 +84,27 @@ import ReelCore
         label.problem = "401 Unauthorized"
         #expect(label.text.hasPrefix("Front door · 401 Unauthorized · "))
     }
+
+    /// A wall keeps each tile's line while its label holds the same facts: any fact changed
+    /// makes the label differ, even one that reads the same (14.7 and 15.1 fps both say 15).
+    @Test func aLabelHoldsTheSameFactsOnlyWhenEveryFactIsTheSame() {
+        var label = WallTileLabel(name: "Gate")
+        label.state = .playing
+        label.size = (640, 360)
+        label.framesPerSecond = 14.7
+        label.bitRate = 850_000
+        label.latency = 0.12
+        #expect(label.holdsTheSame(as: label))
+        let changes: [(inout WallTileLabel) -> Void] = [
+            { $0.name = "Yard" }, { $0.state = .paused }, { $0.problem = "timed out" }, { $0.size = (640, 368) },
+            { $0.size = nil }, { $0.framesPerSecond = 15.1 }, { $0.bitRate = 851_000 }, { $0.latency = nil }, { $0.playsMainStream = true },
+        ]
+        for (index, change) in changes.enumerated() {
+            var other = label
+            change(&other)
+            #expect(!label.holdsTheSame(as: other), "change \(index)")
+        }
+    }
 }
 
 @Suite struct WallKeysTests {

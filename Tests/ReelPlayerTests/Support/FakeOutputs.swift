@@ -37,9 +37,15 @@ final class RecordingOutput: VideoOutput, @unchecked Sendable {
 
     func idle(status: PlaybackStatus) -> [UserCommand] {
         lastStatus = status
+        idleCalls += 1
         defer { commands = [] }
         return commands
     }
+
+    /// False: an output with nothing to do between pictures (a wall's tile).
+    var wantsIdle = true
+    /// How many times the display loop gave the output its idle moment.
+    private(set) var idleCalls = 0
 
     func close() { closed = true }
 }

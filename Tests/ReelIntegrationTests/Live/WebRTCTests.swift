@@ -124,9 +124,10 @@ extension ServerPlaybackTests {
             defer { server.stop() }
             let expected = frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-map", "0:v", "-f", "framemd5", "-"]).stdout)
             let tap = try Paths.temporaryDirectory().appendingPathComponent("tap.y4m").path
-            // The jitter buffer holds packets 500 ms: room for 40 ms of jitter and a retransmission
-            // from a loaded machine (200 ms let a repair come too late in a CI: 4 pictures spoiled).
-            let played = try reel("play", "--headless", "--live", "off", "--duration", "2.5", "--timeout", "10", "--webrtc-latency", "0.5",
+            // The jitter buffer holds packets a second: room for 40 ms of jitter and a retransmission
+            // from a loaded machine (200 ms, then 500 ms, let a repair come too late in a CI: 4,
+            // then 3 pictures spoiled, with the server suites in two lines beside the others).
+            let played = try reel("play", "--headless", "--live", "off", "--duration", "3", "--timeout", "10", "--webrtc-latency", "1",
                                   "--tap", "y4m:\(tap)", server.whep, timeout: 60)
             #expect(played.status == 0, "\(played.stderr)")
             let received = FileManager.default.fileExists(atPath: tap) ? frameMD5Hashes(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-i", tap, "-f", "framemd5", "-"]).stdout) : []

@@ -2,10 +2,8 @@
 # test-onvif-backchannel example): /cam sends a small H.264 picture (VIDEO, an MP4 file) and
 # takes G.711 (PCMU or PCMA, 8 kHz mono) on its back-channel, decoded by GStreamer and written
 # as raw 16-bit samples to OUTPUT. /plain is the same camera without a back-channel. Prints
-# "ready" once it listens. The picture comes from a file rather than a live encoder: with
-# openh264enc (x264enc is in plug-ins this project does not install), two CI runs saw the
-# encoder fail to start ("cmInitParaError") and take the whole media, back-channel and all,
-# down with it.
+# "ready" once it listens. The picture comes from a file rather than a live encoder
+# (openh264enc; x264enc is in plug-ins this project does not install).
 #   python3 onvif-server.py PORT OUTPUT PCMU|PCMA VIDEO
 import sys
 
@@ -18,7 +16,10 @@ from gi.repository import GLib, Gst, GstRtsp, GstRtspServer
 Gst.init(None)
 port, output, codec, path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 payload, depay, decoder = {"PCMU": (0, "rtppcmudepay", "mulawdec"), "PCMA": (8, "rtppcmadepay", "alawdec")}[codec]
-video = f"( filesrc location={path} ! qtdemux ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=1 )"
+# The tee lets the picture flow on when a session set up only the back-channel (as Reel's
+# talk-back does): its payloader is then linked to nothing, and the not-linked it returns
+# stopped the whole media, back-channel and all (a CI run: the camera heard nothing).
+video = f"( filesrc location={path} ! qtdemux ! h264parse ! tee allow-not-linked=true ! rtph264pay name=pay0 pt=96 config-interval=1 )"
 
 server = GstRtspServer.RTSPOnvifServer.new()
 server.set_address("127.0.0.1")

@@ -37,6 +37,7 @@ static inline void reel_g_object_set_boolean(gpointer object, const char *name, 
 static inline void reel_g_object_set_int(gpointer object, const char *name, gint value) { g_object_set(object, name, value, NULL); }
 static inline void reel_g_object_set_uint(gpointer object, const char *name, guint value) { g_object_set(object, name, value, NULL); }
 static inline void reel_g_object_set_uint64(gpointer object, const char *name, guint64 value) { g_object_set(object, name, value, NULL); }
+static inline void reel_g_object_set_double(gpointer object, const char *name, gdouble value) { g_object_set(object, name, value, NULL); }
 static inline void reel_g_object_set_caps(gpointer object, const char *name, GstCaps *value) { g_object_set(object, name, value, NULL); }
 
 /// `pad-added` of a decodebin: `callback(element, pad, data)` on GStreamer's streaming thread.

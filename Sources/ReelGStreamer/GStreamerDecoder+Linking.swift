@@ -100,7 +100,7 @@ extension GStreamerDecoder {
         lock.withLock { if isCurrent(source) { linkFailure = reason } }
     }
 
-    private func elementName(_ element: UnsafeMutablePointer<GstElement>) -> String {
+    private func elementName(_ element: UnsafeMutableRawPointer) -> String {
         guard let name = gst_object_get_name(reel_gst_object(element)) else { return "?" }
         defer { g_free(name) }
         return String(cString: name)
@@ -118,10 +118,12 @@ extension GStreamerDecoder {
 
     /// An element was added somewhere in `pipeline` (a streaming thread): the first video
     /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap
-    /// and the read-ahead bound. A stalled pipeline's are not remembered.
+    /// and the read-ahead bound; a WebRTC session's RTP session reports losses promptly. A
+    /// stalled pipeline's are not remembered.
     func noteDecoder(_ element: UnsafeMutablePointer<GstElement>, in pipeline: UnsafeMutableRawPointer) {
         guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
-        let kinds = String(cString: klass)
+        let (kinds, factoryName) = (String(cString: klass), elementName(UnsafeMutableRawPointer(factory)))
+        if webRTC != nil, factoryName == "rtpsession" { return Self.askForLossesPromptly(element) }
         if kinds.contains("Demuxer/Adaptive") {
             if let maximumBitrate { reel_g_object_set_uint(UnsafeMutableRawPointer(element), "max-bitrate", guint(clamping: maximumBitrate)) }
             if let readAhead, readAhead > 0 {
@@ -132,9 +134,8 @@ extension GStreamerDecoder {
             lock.withLock { if isCurrent(pipeline: pipeline) { adaptiveDemuxer = element } }
             return
         }
-        guard kinds.contains("Decoder"), kinds.contains("Video"), let name = gst_object_get_name(reel_gst_object(UnsafeMutableRawPointer(factory))) else { return }
-        defer { g_free(name) }
-        let decoder = (String(cString: name), kinds.contains("Hardware"))
+        guard kinds.contains("Decoder"), kinds.contains("Video") else { return }
+        let decoder = (factoryName, kinds.contains("Hardware"))
         lock.withLock { if isCurrent(pipeline: pipeline), chosenVideoDecoder == nil { chosenVideoDecoder = decoder } }
     }
 }

@@ -14,8 +14,11 @@
 # - With TOKEN, a request without "Authorization: Bearer TOKEN" gets 401. POST /busy gets 409.
 # - WEBRTC_SERVER_LOSS=P and WEBRTC_SERVER_JITTER=S impair the RTP it sends: each packet
 #   lost with probability P (a packet sent again after a NACK is held but never lost, so
-#   every loss can be repaired), or held a uniform 0 … S seconds (which also reorders), from a seed (WEBRTC_SERVER_SEED, 1). Each DELETE logs the truth so far:
-#   "impaired sent=N dropped=N nacked=N" (packets sent, dropped, asked for again by NACK).
+#   every loss can be repaired), or held a uniform 0 … S seconds (which also reorders),
+#   from a seed (WEBRTC_SERVER_SEED, 1). Each DELETE logs the truth so far:
+#   "impaired sent=N dropped=N nacked=N asked-after-ms=A,B,…" (packets sent, dropped,
+#   asked for again by NACK; for each drop asked for, the time from the drop to the first
+#   NACK that named it).
 # Each request is logged to standard output as one line; "ready" once listening.
 #   python3 webrtc-server.py PORT FILE [TOKEN]
 # Or, with --exchange, prints a viewer's offer (video and sound, receive only), a line
@@ -28,6 +31,7 @@ import os
 import random
 import wave
 import sys
+import time
 import uuid
 
 from aiohttp import web
@@ -50,6 +54,8 @@ class Impairment:
     def __init__(self, loss, jitter, seed):
         self.loss, self.jitter, self.random = loss, jitter, random.Random(seed)
         self.sent = self.dropped = self.nacked = 0
+        # (SSRC, sequence number) of each packet dropped: when, and when first asked for.
+        self.drops, self.asked = {}, {}
 
     def install(self):
         send, retransmit, impairment = RTCDtlsTransport._send_rtp, RTCRtpSender._retransmit, self
@@ -62,6 +68,7 @@ class Impairment:
             lost = impairment.random.random() < impairment.loss
             if lost and not retransmitting.get():
                 impairment.dropped += 1
+                impairment.drops[(data[8:12], int.from_bytes(data[2:4], "big"))] = time.monotonic()
                 return
             delay = impairment.random.uniform(0, impairment.jitter)
             if delay <= 0:
@@ -77,6 +84,7 @@ class Impairment:
 
         async def counted_retransmit(sender, sequence_number):
             impairment.nacked += 1
+            impairment.asked.setdefault((sender._ssrc.to_bytes(4, "big"), sequence_number), time.monotonic())
             marked = retransmitting.set(True)
             try:
                 await retransmit(sender, sequence_number)
@@ -87,7 +95,8 @@ class Impairment:
         RTCRtpSender._retransmit = counted_retransmit
 
     def truth(self):
-        return f"impaired sent={self.sent} dropped={self.dropped} nacked={self.nacked}"
+        delays = [round((self.asked[key] - dropped) * 1000) for key, dropped in self.drops.items() if key in self.asked]
+        return f"impaired sent={self.sent} dropped={self.dropped} nacked={self.nacked} asked-after-ms={','.join(map(str, delays))}"
 
 
 impairment = None

@@ -144,10 +144,11 @@ extension LightPlaybackTests {
                     #expect(result.status == 1 && lines.count == 1 && lines[0].hasPrefix("reel: cannot open '\(input)': \(line)"),
                             "\(engine) on \(input): exit \(result.status), \(result.stderr)")
                     // Without --timeout 2 the silent server would be waited on for the default
-                    // 15 s: 10 s tells the two apart and leaves room for a loaded machine's start
-                    // and teardown (a hunt run under two busy loops saw 8.1 s through GStreamer).
+                    // 15 s: 14 s still tells the two apart, and leaves room for a loaded machine's
+                    // start and teardown (hunt runs saw 8.1 and 10.4 s through GStreamer, against
+                    // 2.1 to 2.5 s in 36 tries beside up to five busy loops: a stall not found).
                     let seconds = Date().timeIntervalSince(started)
-                    #expect(seconds < 10, "\(engine) on \(input) took \(seconds) s")
+                    #expect(seconds < 14, "\(engine) on \(input) took \(seconds) s")
                 }
             }
         }

@@ -52,7 +52,12 @@ class Impairment:
     """Loss and jitter on every RTP packet the server sends, and the truth of it."""
 
     def __init__(self, loss, jitter, seed):
-        self.loss, self.jitter, self.random = loss, jitter, random.Random(seed)
+        # Losses drawn from a generator of their own, for packets sent the first time only:
+        # the n-th such packet is lost or not whatever was resent meanwhile. (One generator
+        # for both, drawn for resent packets too, once lost nothing in 547 packets: which
+        # draw decided a loss depended on what had been resent before.)
+        self.loss, self.jitter = loss, jitter
+        self.losses, self.delays = random.Random(seed), random.Random(seed + 1)
         self.sent = self.dropped = self.nacked = 0
         # (SSRC, sequence number) of each packet dropped: when, and when first asked for.
         self.drops, self.asked = {}, {}
@@ -64,13 +69,11 @@ class Impairment:
             if is_rtcp(data):
                 return await send(transport, data)
             impairment.sent += 1
-            # Drawn for every packet, so that the seed gives the same losses whatever is resent.
-            lost = impairment.random.random() < impairment.loss
-            if lost and not retransmitting.get():
+            if not retransmitting.get() and impairment.losses.random() < impairment.loss:
                 impairment.dropped += 1
                 impairment.drops[(data[8:12], int.from_bytes(data[2:4], "big"))] = time.monotonic()
                 return
-            delay = impairment.random.uniform(0, impairment.jitter)
+            delay = impairment.delays.uniform(0, impairment.jitter)
             if delay <= 0:
                 return await send(transport, data)
 

@@ -39,6 +39,7 @@ static inline void reel_g_object_set_uint(gpointer object, const char *name, gui
 static inline void reel_g_object_set_uint64(gpointer object, const char *name, guint64 value) { g_object_set(object, name, value, NULL); }
 static inline void reel_g_object_set_double(gpointer object, const char *name, gdouble value) { g_object_set(object, name, value, NULL); }
 static inline void reel_g_object_set_caps(gpointer object, const char *name, GstCaps *value) { g_object_set(object, name, value, NULL); }
+static inline gboolean reel_g_object_has_property(gpointer object, const char *name) { return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL; }
 
 /// `pad-added` of a decodebin: `callback(element, pad, data)` on GStreamer's streaming thread.
 typedef void (*reel_gst_pad_added_callback)(GstElement *element, GstPad *pad, gpointer data);
@@ -89,6 +90,60 @@ static inline const char *reel_gst_tag_language_code(void) { return GST_TAG_LANG
 static inline const char *reel_gst_tag_title(void) { return GST_TAG_TITLE; }
 
 static inline gint reel_g_object_get_enum(gpointer object, const char *name) { gint value = -1; g_object_get(object, name, &value, NULL); return value; }
+
+/// A field of `structure` holding an integer of any width, as a gint64; 0 without one.
+static inline gint64 reel_gst_structure_integer(const GstStructure *structure, const char *field) {
+    const GValue *value = gst_structure_get_value(structure, field);
+    if (value == NULL) return 0;
+    GValue number = G_VALUE_INIT;
+    g_value_init(&number, G_TYPE_INT64);
+    gint64 result = g_value_transform(value, &number) ? g_value_get_int64(&number) : 0;
+    g_value_unset(&number);
+    return result;
+}
+
+/// What an RTP receiver's jitter buffers and session counted, summed over its streams.
+typedef struct {
+    gint64 passed;              // packets passed on (rtpjitterbuffer's num-pushed)
+    gint64 lost;                // given up as lost: no retransmission came in time (num-lost)
+    gint64 asked;               // retransmissions asked for, each retry counted (rtx-count)
+    gint64 repaired;            // retransmissions that came in time (rtx-success-count)
+    gint64 round_trip;          // the longest of the buffers' average retransmission round trips, ns (rtx-rtt)
+    gint64 keyframe_requests;   // PLI and FIR sent (rtpsession's sources' sent-pli-count, sent-fir-count)
+} reel_rtp_reception_counts;
+
+/// Adds what `jitterbuffer` (an `rtpjitterbuffer`) counted to `counts`.
+static inline void reel_rtp_jitterbuffer_count(GstElement *jitterbuffer, reel_rtp_reception_counts *counts) {
+    GstStructure *stats = NULL;
+    g_object_get(jitterbuffer, "stats", &stats, NULL);
+    if (stats == NULL) return;
+    counts->passed += reel_gst_structure_integer(stats, "num-pushed");
+    counts->lost += reel_gst_structure_integer(stats, "num-lost");
+    counts->asked += reel_gst_structure_integer(stats, "rtx-count");
+    counts->repaired += reel_gst_structure_integer(stats, "rtx-success-count");
+    counts->round_trip = MAX(counts->round_trip, reel_gst_structure_integer(stats, "rtx-rtt"));
+    gst_structure_free(stats);
+}
+
+/// Adds the keyframe requests `session` (an `rtpsession`) sent to `counts`.
+static inline void reel_rtp_session_count(GstElement *session, reel_rtp_reception_counts *counts) {
+    GstStructure *stats = NULL;
+    g_object_get(session, "stats", &stats, NULL);
+    if (stats == NULL) return;
+    const GValue *sources = gst_structure_get_value(stats, "source-stats");
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    if (sources != NULL && G_VALUE_HOLDS(sources, G_TYPE_VALUE_ARRAY)) {
+        GValueArray *array = g_value_get_boxed(sources);
+        for (guint index = 0; array != NULL && index < array->n_values; index++) {
+            const GValue *source = &array->values[index];
+            if (!GST_VALUE_HOLDS_STRUCTURE(source)) continue;
+            const GstStructure *counted = gst_value_get_structure(source);
+            counts->keyframe_requests += reel_gst_structure_integer(counted, "sent-pli-count") + reel_gst_structure_integer(counted, "sent-fir-count");
+        }
+    }
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    gst_structure_free(stats);
+}
 
 /// A GType of libgstwebrtc by its `_get_type` function's name (registering it on first
 /// use), or 0 when the library is not loaded (webrtcbin loads it; make one first). Reel

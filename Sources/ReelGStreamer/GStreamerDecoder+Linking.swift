@@ -118,12 +118,13 @@ extension GStreamerDecoder {
 
     /// An element was added somewhere in `pipeline` (a streaming thread): the first video
     /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap
-    /// and the read-ahead bound; a WebRTC session's RTP session reports losses promptly. A
-    /// stalled pipeline's are not remembered.
-    func noteDecoder(_ element: UnsafeMutablePointer<GstElement>, in pipeline: UnsafeMutableRawPointer) {
+    /// and the read-ahead bound; a WebRTC session's own elements are set up and counted
+    /// (``noteWebRTCElement(_:factoryName:kinds:)``). A stalled pipeline's are not
+    /// remembered.
+    func noteElement(_ element: UnsafeMutablePointer<GstElement>, in pipeline: UnsafeMutableRawPointer) {
         guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
         let (kinds, factoryName) = (String(cString: klass), elementName(UnsafeMutableRawPointer(factory)))
-        if webRTC != nil, factoryName == "rtpsession" { return Self.askForLossesPromptly(element) }
+        if webRTC != nil, noteWebRTCElement(element, factoryName: factoryName, kinds: kinds) { return }
         if kinds.contains("Demuxer/Adaptive") {
             if let maximumBitrate { reel_g_object_set_uint(UnsafeMutableRawPointer(element), "max-bitrate", guint(clamping: maximumBitrate)) }
             if let readAhead, readAhead > 0 {

@@ -55,7 +55,7 @@ extension GStreamerDecoder {
         webRTC?.watch(source, postingTo: bus)
         reel_gst_connect_deep_element_added(pipeline, { bin, _, element, context in
             guard let bin, let element, let context else { return }
-            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element, in: UnsafeMutableRawPointer(bin))
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteElement(element, in: UnsafeMutableRawPointer(bin))
         }, context)
     }
 
@@ -120,6 +120,54 @@ extension GStreamerDecoder {
     /// ~80 ms rather than every second.
     static func askForLossesPromptly(_ session: UnsafeMutablePointer<GstElement>) {
         reel_g_object_set_double(UnsafeMutableRawPointer(session), "rtcp-fraction", feedbackBandwidth)
+    }
+
+    /// Sets up an element `webrtcbin` added, if it is one of the session's own (its RTP
+    /// session reports losses promptly, its depayloaders ask for keyframes after a loss)
+    /// and keeps those whose counters ``webRTCReception`` reads; whether it was one.
+    func noteWebRTCElement(_ element: UnsafeMutablePointer<GstElement>, factoryName: String, kinds: String) -> Bool {
+        switch factoryName {
+        case "rtpsession":
+            Self.askForLossesPromptly(element)
+        case "rtpjitterbuffer":
+            break
+        default:
+            guard kinds.contains("Depayloader") else { return false }
+            Self.askForKeyframesAfterLosses(element)
+            return true
+        }
+        gst_object_ref(UnsafeMutableRawPointer(element))
+        lock.withLock { countedElements.append((element: element, isSession: factoryName == "rtpsession")) }
+        return true
+    }
+
+    /// What the WebRTC session's jitter buffers and RTP session counted so far; nil for
+    /// other inputs.
+    public var webRTCReception: WebRTCReceptionStatistics? {
+        guard webRTC != nil else { return nil }
+        var counts = reel_rtp_reception_counts()
+        // Read outside `lock` (each element takes its own); the references keep them.
+        for (element, isSession) in lock.withLock({ countedElements }) {
+            if isSession { reel_rtp_session_count(element, &counts) } else { reel_rtp_jitterbuffer_count(element, &counts) }
+        }
+        var reception = WebRTCReceptionStatistics()
+        reception.packetsPassed = Int(counts.passed)
+        reception.packetsLost = Int(counts.lost)
+        reception.retransmissionsAsked = Int(counts.asked)
+        reception.packetsRepaired = Int(counts.repaired)
+        reception.retransmissionRoundTrip = counts.round_trip > 0 ? Double(counts.round_trip) / 1e9 : nil
+        reception.keyframesAsked = Int(counts.keyframe_requests)
+        return reception
+    }
+
+    /// Lets a WebRTC session's video depayloader ask for a keyframe when a loss reaches it
+    /// (one the jitter buffer's NACKs did not mend), which `rtpsession` sends to the server
+    /// as a PLI, as browsers do: without it, what follows a loss stays spoiled until the
+    /// sender's next keyframe, seconds later for a camera. (GStreamer leaves this off; an
+    /// audio depayloader has no such property.)
+    static func askForKeyframesAfterLosses(_ depayloader: UnsafeMutablePointer<GstElement>) {
+        let object = UnsafeMutableRawPointer(depayloader)
+        if reel_g_object_has_property(object, "request-keyframe") != 0 { reel_g_object_set_boolean(object, "request-keyframe", 1) }
     }
 
     /// Whether the input is a WebRTC session (WHEP) rather than a URI.

@@ -77,6 +77,9 @@ public final class GStreamerDecoder: @unchecked Sendable {
     public private(set) var restarts = 0
     /// A WebRTC session's signalling and local candidates, when the input is one.
     let webRTC: WebRTCCandidates?
+    /// A WebRTC session's RTP session and jitter buffers, whose counters
+    /// ``webRTCReception`` reads (each with a reference of its own, under `lock`).
+    var countedElements: [(element: UnsafeMutablePointer<GstElement>, isSession: Bool)] = []
 
     /// Opens `uri` and waits up to `timeout` seconds for its first pictures and sound
     /// (GStreamer's preroll); throws GStreamer's error when it cannot. An adaptive stream's
@@ -160,6 +163,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
 
     deinit {
         gst_element_set_state(pipeline, GST_STATE_NULL)
+        for (element, _) in countedElements { gst_object_unref(UnsafeMutableRawPointer(element)) }
         gst_object_unref(UnsafeMutableRawPointer(bus))
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
         webRTC?.end()
@@ -187,7 +191,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
     }
 
     /// The streaming threads' callbacks of the pipeline into this decoder. They name the
-    /// element they come from, and ``link(_:from:)`` and ``noteDecoder(_:in:)`` ignore a
+    /// element they come from, and ``link(_:from:)`` and ``noteElement(_:in:)`` ignore a
     /// stalled pipeline's.
     private func connectSignals() {
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -203,7 +207,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
         }
         reel_gst_connect_deep_element_added(pipeline, { bin, _, element, context in
             guard let bin, let element, let context else { return }
-            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteDecoder(element, in: UnsafeMutableRawPointer(bin))
+            Unmanaged<GStreamerDecoder>.fromOpaque(context).takeUnretainedValue().noteElement(element, in: UnsafeMutableRawPointer(bin))
         }, context)
     }
 

@@ -13,6 +13,7 @@ final class StatsReporter: @unchecked Sendable {
             if s.reconnects > 0 { live += "  reconnects \(s.reconnects)" }
             if let kept = s.timeshiftSeconds { live += String(format: "  timeshift %.0f s %.1f MB", kept, Double(s.timeshiftBytes ?? 0) / 1e6) }
             if let glass = s.glassToGlass { live += "  glass " + glass.line }
+            if let r = s.reception { live += "  rtp lost \(r.packetsLost) repaired \(r.packetsRepaired) keyframes asked \(r.keyframesAsked)" }
             return String(format: "%8.2f s  shown %6d  dropped %4d  A-V %@  queues v %3d pkt %2d frm  a %3d pkt %2d frm  underruns %d%@ ",
                           s.position, s.framesShown, s.framesDropped, offset, s.videoPacketsQueued, s.videoFramesQueued,
                           s.audioPacketsQueued, s.audioFramesQueued, s.audioUnderruns, live)

@@ -139,6 +139,7 @@ public final class Player: @unchecked Sendable {
         statistics.glassToGlass = session.control.read { $0.latencyMeter }?.summary
         statistics.overlayFramesLate = overlays.framesLate
         statistics.bytesRead = engine.bytesRead
+        statistics.reception = engine.reception
         session.writeTimeshift(into: &statistics)
         return statistics
     }

@@ -177,6 +177,9 @@ public struct PlayerStatistics: Sendable, Codable {
     /// Bytes of the input's packets read so far by this input's session (nil through an
     /// engine that does not count them): over time, the stream's bit rate.
     public var bytesRead: Int64?
+    /// A WebRTC input's packets lost, asked for again and repaired, and keyframes asked
+    /// for, as its receiver counted them; nil for other inputs.
+    public var reception: WebRTCReceptionStatistics?
     /// From capture to screen, with ``Player/Configuration/measuresLatency``: the
     /// latencies of the pictures shown, by the `LatencyTimecode` in them.
     public var glassToGlass: LatencySummary?

@@ -163,7 +163,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// A WebRTC input is opened again when it is lost (a new WHEP session), as other live inputs are.
     var capabilities: EngineCapabilities { EngineCapabilities(reopensWhenLost: decoder.isWebRTC) }
     var statistics: EngineStatistics {
-        var statistics = EngineStatistics(videoDecoder: decoder.videoDecoder)
+        var statistics = EngineStatistics(videoDecoder: decoder.videoDecoder, reception: decoder.webRTCReception)
         if let bandwidth = decoder.adaptiveBandwidth {
             statistics.adaptiveBandwidth = bandwidth
             statistics.variant = currentVariant

@@ -81,6 +81,8 @@ struct EngineStatistics: Sendable {
     var variant: String?
     /// Bytes of the input's packets read so far (nil where the engine does not count them).
     var bytesRead: Int64?
+    /// A WebRTC input's losses, retransmissions and keyframe requests.
+    var reception: WebRTCReceptionStatistics?
 }
 
 extension PlaybackEngine {

@@ -4,6 +4,8 @@
 #   as it is: aiortc packetizes the file's own access units, so what arrives can be checked
 #   picture by picture against ffmpeg's framemd5 of FILE) and, when FILE has sound, its
 #   sound encoded to Opus by aiortc.
+#   With WEBRTC_SERVER_VIDEO_CODEC=vp8, the video is FILE's pictures encoded to VP8 by
+#   aiortc (libvpx) instead.
 # - POST /whip: a publisher's offer; the access units aiortc reassembles from what it sends
 #   are appended, as Annex B, to WEBRTC_SERVER_VIDEO (when set), for ffmpeg to decode, and
 #   each picture aiortc decodes is logged as "picture N"; "video ended" when the stream
@@ -16,9 +18,14 @@
 #   lost with probability P (a packet sent again after a NACK is held but never lost, so
 #   every loss can be repaired), or held a uniform 0 … S seconds (which also reorders),
 #   from a seed (WEBRTC_SERVER_SEED, 1). Each DELETE logs the truth so far:
-#   "impaired sent=N dropped=N nacked=N asked-after-ms=A,B,…" (packets sent, dropped,
-#   asked for again by NACK; for each drop asked for, the time from the drop to the first
-#   NACK that named it).
+#   "impaired sent=N dropped=N nacked=N asked-after-ms=A,B,… keyframes-asked=N
+#   keyframe-asked-after-ms=K,L,… drop-age-ms=D,E,…" (packets sent, dropped, asked for
+#   again by NACK; for each drop asked for, the time from the drop to the first NACK that
+#   named it; keyframe requests (PLI or FIR: aiortc sends the file as it is, so none is
+#   answered); for each drop in order, the time from it to the first keyframe request after
+#   it, -1 if none came, and how long before the truth it was). With
+#   WEBRTC_SERVER_UNREPAIRED=1 a dropped packet is never sent again: every loss is one
+#   that only a keyframe mends.
 # Each request is logged to standard output as one line; "ready" once listening.
 #   python3 webrtc-server.py PORT FILE [TOKEN]
 # Or, with --exchange, prints a viewer's offer (video and sound, receive only), a line
@@ -36,6 +43,7 @@ import uuid
 
 from aiohttp import web
 from aiortc import RTCPeerConnection, RTCRtpSender, RTCSessionDescription
+from aiortc.codecs import is_rtx
 from aiortc.codecs.h264 import H264Decoder
 from aiortc.contrib.media import MediaPlayer
 from aiortc.rtcdtlstransport import RTCDtlsTransport
@@ -51,19 +59,20 @@ def log(line):
 class Impairment:
     """Loss and jitter on every RTP packet the server sends, and the truth of it."""
 
-    def __init__(self, loss, jitter, seed):
+    def __init__(self, loss, jitter, seed, unrepaired):
         # Losses drawn from a generator of their own, for packets sent the first time only:
         # the n-th such packet is lost or not whatever was resent meanwhile. (One generator
         # for both, drawn for resent packets too, once lost nothing in 547 packets: which
         # draw decided a loss depended on what had been resent before.)
-        self.loss, self.jitter = loss, jitter
+        self.loss, self.jitter, self.unrepaired = loss, jitter, unrepaired
         self.losses, self.delays = random.Random(seed), random.Random(seed + 1)
         self.sent = self.dropped = self.nacked = 0
         # (SSRC, sequence number) of each packet dropped: when, and when first asked for.
         self.drops, self.asked = {}, {}
+        self.keyframes_asked = []
 
     def install(self):
-        send, retransmit, impairment = RTCDtlsTransport._send_rtp, RTCRtpSender._retransmit, self
+        send, retransmit, ask_keyframe, impairment = RTCDtlsTransport._send_rtp, RTCRtpSender._retransmit, RTCRtpSender._send_keyframe, self
 
         async def impaired_send(transport, data):
             if is_rtcp(data):
@@ -87,19 +96,33 @@ class Impairment:
 
         async def counted_retransmit(sender, sequence_number):
             impairment.nacked += 1
-            impairment.asked.setdefault((sender._ssrc.to_bytes(4, "big"), sequence_number), time.monotonic())
+            key = (sender._ssrc.to_bytes(4, "big"), sequence_number)
+            impairment.asked.setdefault(key, time.monotonic())
+            if impairment.unrepaired and key in impairment.drops:
+                return
             marked = retransmitting.set(True)
             try:
                 await retransmit(sender, sequence_number)
             finally:
                 retransmitting.reset(marked)
 
+        def counted_keyframe_request(sender):
+            impairment.keyframes_asked.append(time.monotonic())
+            ask_keyframe(sender)
+
         RTCDtlsTransport._send_rtp = impaired_send
         RTCRtpSender._retransmit = counted_retransmit
+        RTCRtpSender._send_keyframe = counted_keyframe_request
 
     def truth(self):
-        delays = [round((self.asked[key] - dropped) * 1000) for key, dropped in self.drops.items() if key in self.asked]
-        return f"impaired sent={self.sent} dropped={self.dropped} nacked={self.nacked} asked-after-ms={','.join(map(str, delays))}"
+        def ms(seconds):
+            return str(round(seconds * 1000))
+        now, drops = time.monotonic(), self.drops.values()
+        asked = [ms(self.asked[key] - dropped) for key, dropped in self.drops.items() if key in self.asked]
+        keyframe = [next((ms(at - dropped) for at in self.keyframes_asked if at >= dropped), "-1") for dropped in drops]
+        return (f"impaired sent={self.sent} dropped={self.dropped} nacked={self.nacked} asked-after-ms={','.join(asked)}"
+                f" keyframes-asked={len(self.keyframes_asked)} keyframe-asked-after-ms={','.join(keyframe)}"
+                f" drop-age-ms={','.join(ms(now - dropped) for dropped in drops)}")
 
 
 impairment = None
@@ -122,9 +145,13 @@ def dtls_server(sdp):
 
 
 def prefer(transceiver, mime):
-    codecs = [c for c in RTCRtpSender.getCapabilities(transceiver.kind).codecs if c.mimeType.lower() == mime]
-    if codecs:
-        transceiver.setCodecPreferences(codecs)
+    """Answers with `mime` (and its RTX) alone, where the offer has it: aiortc chose the
+    codecs, in the offer's order, when it took the offer (setCodecPreferences after that
+    changes nothing), and sends the first."""
+    chosen = [c for c in transceiver._codecs if c.mimeType.lower() == mime]
+    if chosen:
+        kept = {c.payloadType for c in chosen}
+        transceiver._codecs = chosen + [c for c in transceiver._codecs if is_rtx(c) and c.parameters.get("apt") in kept]
 
 
 def refused_offer(request, route):
@@ -142,11 +169,12 @@ async def whep(request):
         return response
     pc = RTCPeerConnection()
     await pc.setRemoteDescription(RTCSessionDescription(sdp=await request.text(), type="offer"))
-    video = MediaPlayer(path, decode=False)
+    codec = os.environ.get("WEBRTC_SERVER_VIDEO_CODEC", "h264")
+    video = MediaPlayer(path, decode=codec != "h264")
     sound = MediaPlayer(path) if os.environ.get("WEBRTC_SERVER_AUDIO", "1") == "1" else None
     for transceiver in pc.getTransceivers():
         if transceiver.kind == "video" and video.video is not None:
-            prefer(transceiver, "video/h264")
+            prefer(transceiver, f"video/{codec}")
             pc.addTrack(video.video)
         elif transceiver.kind == "audio" and sound is not None and sound.audio is not None:
             prefer(transceiver, "audio/opus")
@@ -323,6 +351,6 @@ else:
         keep_access_units(os.environ["WEBRTC_SERVER_VIDEO"])
     loss, jitter = float(os.environ.get("WEBRTC_SERVER_LOSS", "0")), float(os.environ.get("WEBRTC_SERVER_JITTER", "0"))
     if loss > 0 or jitter > 0:
-        impairment = Impairment(loss, jitter, int(os.environ.get("WEBRTC_SERVER_SEED", "1")))
+        impairment = Impairment(loss, jitter, int(os.environ.get("WEBRTC_SERVER_SEED", "1")), os.environ.get("WEBRTC_SERVER_UNREPAIRED") == "1")
         impairment.install()
     asyncio.run(main())

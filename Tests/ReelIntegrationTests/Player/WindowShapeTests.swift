@@ -43,6 +43,25 @@ extension LightPlaybackTests {
             print("anamorphic window against ffmpeg's widened frame: PSNR \(String(format: "%.1f", quality)) dB")
         }
 
+        /// `--aspect 4:3` shows the 16:9 clip at 4:3 instead: a window of 768×576 (576 rows
+        /// at 4:3), the picture ffmpeg's `setdar=4/3` frame scaled into it.
+        @Test(.timeLimit(.minutes(2))) func aspectShowsThePictureAtTheRatioGiven() throws {
+            let clip = try Self.anamorphic()
+            let display = try VirtualDisplay()
+            defer { display.stop() }
+            let (player, window) = try display.play(["--pause", "--aspect", "4:3", clip])
+            defer { player.stop() }
+            #expect(window.width == 768 && window.height == 576 + 28, "window \(window)")
+            let shot = try Paths.temporaryDirectory().appendingPathComponent("shot.png").path
+            let narrowed = try Self.reference(clip, at: "0", filters: "setdar=4/3,scale=768:576:flags=bilinear")
+            let quality = try display.waitFor({
+                try display.screenshot(to: shot)
+                return try VirtualDisplay.psnr(shot, crop: (window.x, window.y, 768, 576), against: narrowed)
+            }, until: { $0 >= 30 })
+            #expect(quality >= 30, "window PSNR \(quality) dB against ffmpeg's frame at 4:3, 768×576")
+            print("--aspect 4:3 window against ffmpeg's setdar=4/3 frame: PSNR \(String(format: "%.1f", quality)) dB")
+        }
+
         @Test(.timeLimit(.minutes(2))) func gravityFitsFillsAndStretchesAndGCyclesIt() throws {
             let clip = try Fixtures.seekable()
             let display = try VirtualDisplay()

@@ -27,6 +27,27 @@ enum SubtitleFixtures {
         return (video, subtitles)
     }
 
+    /// The video of ``videoWithSubRip()`` in Matroska with two SubRip tracks, neither
+    /// marked default: English (that file's events) first, then French (the same times,
+    /// other words).
+    static func matroskaWithTwoLanguages() throws -> String {
+        let (video, english) = try videoWithSubRip()
+        let french = (video as NSString).deletingLastPathComponent + "/french-events.srt"
+        try write(french, """
+            1
+            00:00:01,010 --> 00:00:02,490
+            Bonjour tout le monde !
+
+            2
+            00:00:03,010 --> 00:00:04,490
+            Un second événement
+
+            """)
+        return try Fixtures.made("subtitled-6s-eng-fre.mkv", [
+            "-i", video, "-i", english, "-i", french, "-map", "0:v", "-map", "1", "-map", "2", "-c:v", "copy", "-c:s", "srt",
+            "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre", "-disposition:s:0", "0", "-disposition:s:1", "0"])
+    }
+
     /// The styled ASS script of ``matroskaWithStyledASS()``: karaoke, a positioned sign,
     /// colours and italics, in a font called ReelTestFace.
     static let styledScript = """

@@ -60,7 +60,8 @@ extension PlaybackTests {
             let url = "\(item.scheme)://\(item.host):\(port)" + (item.host.hasPrefix("239.") ? "?ttl=1" : "")
             let sdp = try RTPStreams.writeSDP(for: sent, to: url, sender: item.sender, in: directory)
             let recording = directory.appendingPathComponent("got.\(item.recordExtension)").path
-            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)
+            // With --stats: its live line says, if it does not stop, whether packets still come.
+            let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5", "--stats"], directory: directory)
             try RTPStreams.waitUntilBound(port)
             let sending = try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy"] + item.sender + ["-f", "rtp", url])
             return Run(sent: sent, sending: sending, report: try receiver.report(), recording: recording)

@@ -103,12 +103,15 @@ enum RTPStreams {
             return Int(line[..<range.lowerBound].split(separator: " ").last ?? "") ?? 0
         }
 
-        /// Waits for the receiver to stop on its own, then reads its report.
+        /// Waits for the receiver to stop on its own, then reads its report. One that does
+        /// not stop is described first: its threads' stacks, and whether packets still came
+        /// (a hunt run's receiver went on past 30 s with nothing said, after a 3 s stream).
         func report(within seconds: Double = 30) throws -> [String: Any] {
             let stillRunning = !process.waitForExit(within: seconds)
+            let stuck = stillRunning ? "\nports: \((try? Processes.run("ss", ["-Huanp"]).stdout) ?? "?")\nstacks:\n\(process.stacks)" : ""
             process.stop()
             let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-            guard !stillRunning else { throw TestSetupError("reel rtp receive did not stop within \(seconds) s: \(errors)") }
+            guard !stillRunning else { throw TestSetupError("reel rtp receive did not stop within \(seconds) s: \(errors.suffix(2000))\(stuck)") }
             guard process.exitStatus == 0 else { throw TestSetupError("reel rtp receive failed (\(process.exitStatus ?? -1)): \(errors)") }
             let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
             guard let report = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw TestSetupError("no JSON report") }

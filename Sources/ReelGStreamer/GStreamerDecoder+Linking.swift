@@ -106,6 +106,13 @@ extension GStreamerDecoder {
         return String(cString: name)
     }
 
+    /// A `souphttpsrc` checks a TLS server's certificate as ``tls`` says (by itself it
+    /// checks against the system's authorities).
+    private func checkCertificates(of source: UnsafeMutablePointer<GstElement>) {
+        reel_g_object_set_boolean(source, "ssl-strict", tls.isOn ? 1 : 0)
+        if tls.isOn, let authorities = tls.authorities { reel_g_object_set_string(source, "ssl-ca-file", authorities) }
+    }
+
     /// The element decoding the video, as decodebin chose it from the registry by rank: its
     /// factory name (`avdec_h264`, `vah264dec`) and whether it decodes on hardware.
     public var videoDecoder: (name: String, isHardware: Bool)? { lock.withLock { chosenVideoDecoder } }
@@ -118,12 +125,14 @@ extension GStreamerDecoder {
 
     /// An element was added somewhere in `pipeline` (a streaming thread): the first video
     /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap
-    /// and the read-ahead bound; a WebRTC session's RTP session reports losses promptly. A
-    /// stalled pipeline's are not remembered.
+    /// and the read-ahead bound; an https source checks certificates as told; a WebRTC
+    /// session's RTP session reports losses promptly. A stalled pipeline's are not
+    /// remembered.
     func noteDecoder(_ element: UnsafeMutablePointer<GstElement>, in pipeline: UnsafeMutableRawPointer) {
         guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
         let (kinds, factoryName) = (String(cString: klass), elementName(UnsafeMutableRawPointer(factory)))
         if webRTC != nil, factoryName == "rtpsession" { return Self.askForLossesPromptly(element) }
+        if factoryName == "souphttpsrc" { return checkCertificates(of: element) }
         if kinds.contains("Demuxer/Adaptive") {
             if let maximumBitrate { reel_g_object_set_uint(UnsafeMutableRawPointer(element), "max-bitrate", guint(clamping: maximumBitrate)) }
             if let readAhead, readAhead > 0 {

@@ -1,4 +1,6 @@
 import Foundation
+import ReelCore
+import ReelFFmpeg
 
 /// Whether anything listens at a network URL's address: asked when an engine failed to
 /// open a URL without saying why (GStreamer's HTTP source reports a refused connection
@@ -26,6 +28,20 @@ enum ConnectionCheck {
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(socket, SOL_SOCKET, SO_ERROR, &failure, &length)
         return failure == ECONNREFUSED
+    }
+
+    /// The FFmpeg engine's error for `url` when its server's certificate is refused as
+    /// `tls` checks it (within `timeout`, 5 s at most); nil when it is taken, or the check
+    /// fails for another reason.
+    static func certificateFailure(_ url: String, tls: TLSVerification, timeout: Double?) -> InputError? {
+        var options = DemuxOptions(timeout: min(timeout ?? 5, 5))
+        options.tls = tls
+        do {
+            _ = try ResourceHead.read(url, limit: 1, options: options)
+            return nil
+        } catch {
+            return error.reason == .untrustedCertificate ? error : nil
+        }
     }
 
     private static let defaultPorts = ["http": 80, "https": 443, "rtsp": 554, "rtmp": 1935]

@@ -52,7 +52,7 @@ let package = Package(
             pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-tag-1.0 gstreamer-sdp-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        .target(name: "ReelGStreamer", dependencies: ["ReelCore", "ReelFFmpeg", "CGStreamer"]),
+        .target(name: "ReelGStreamer", dependencies: ["ReelCore", "ReelFFmpeg", "CGStreamer", "CGio"]),
         .target(
             name: "ReelFFmpeg",
             dependencies: ["ReelCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")]

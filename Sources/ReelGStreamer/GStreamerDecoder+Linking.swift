@@ -106,6 +106,12 @@ extension GStreamerDecoder {
         return String(cString: name)
     }
 
+    /// A `souphttpsrc` takes any certificate when ``tls`` is off (by itself it checks them;
+    /// the authorities it trusts are ``GStreamerTrust``'s).
+    private func checkCertificates(of source: UnsafeMutablePointer<GstElement>) {
+        reel_g_object_set_boolean(source, "ssl-strict", tls.isOn ? 1 : 0)
+    }
+
     /// The element decoding the video, as decodebin chose it from the registry by rank: its
     /// factory name (`avdec_h264`, `vah264dec`) and whether it decodes on hardware.
     public var videoDecoder: (name: String, isHardware: Bool)? { lock.withLock { chosenVideoDecoder } }
@@ -118,13 +124,15 @@ extension GStreamerDecoder {
 
     /// An element was added somewhere in `pipeline` (a streaming thread): the first video
     /// decoder and the adaptive demuxer are remembered; the demuxer gets the bit-rate cap
-    /// and the read-ahead bound; a WebRTC session's own elements are set up and counted
+    /// and the read-ahead bound; an https source checks certificates as told; a WebRTC
+    /// session's own elements are set up and counted
     /// (``noteWebRTCElement(_:factoryName:kinds:)``). A stalled pipeline's are not
     /// remembered.
     func noteElement(_ element: UnsafeMutablePointer<GstElement>, in pipeline: UnsafeMutableRawPointer) {
         guard let factory = gst_element_get_factory(element), let klass = gst_element_factory_get_metadata(factory, "klass") else { return }
         let (kinds, factoryName) = (String(cString: klass), elementName(UnsafeMutableRawPointer(factory)))
         if webRTC != nil, noteWebRTCElement(element, factoryName: factoryName, kinds: kinds) { return }
+        if factoryName == "souphttpsrc" { return checkCertificates(of: element) }
         if kinds.contains("Demuxer/Adaptive") {
             if let maximumBitrate { reel_g_object_set_uint(UnsafeMutableRawPointer(element), "max-bitrate", guint(clamping: maximumBitrate)) }
             if let readAhead, readAhead > 0 {

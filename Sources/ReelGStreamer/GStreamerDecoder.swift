@@ -56,6 +56,8 @@ public final class GStreamerDecoder: @unchecked Sendable {
     let audioStreamID: String?
     /// Whether and how the video branch deinterlaces.
     let deinterlace: Deinterlacing
+    /// How an https input's server certificate is checked.
+    let tls: TLSVerification
 
     // Set by the extensions (streams, bus, linking), under `lock` where a streaming thread writes.
     /// The input's streams, in the order of its stream collection (set once it is open).
@@ -89,11 +91,12 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// ``collection`` from an earlier open of the same input), that audio stream is decoded
     /// from the start instead of the default one.
     /// Pictures flagged interlaced are deinterlaced by GStreamer's `deinterlace` (yadif) as
-    /// `deinterlace` says.
+    /// `deinterlace` says. An https server's certificate is checked as `tls` says.
     public convenience init(uri: String, streams: Streams, timeout: Double = 15, maximumBitrate: Int? = nil, readAhead: Double? = nil,
-                            audioStreamID: String? = nil, deinterlace: Deinterlacing = Deinterlacing(.auto, .field)) throws(GStreamerError) {
+                            audioStreamID: String? = nil, deinterlace: Deinterlacing = Deinterlacing(.auto, .field),
+                            tls: TLSVerification = TLSVerification()) throws(GStreamerError) {
         try self.init(uri: uri, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead,
-                      audioStreamID: audioStreamID, deinterlace: deinterlace, forcedRestarts: 0)
+                      audioStreamID: audioStreamID, deinterlace: deinterlace, tls: tls, forcedRestarts: 0)
     }
 
     /// When and how pictures are deinterlaced, in GStreamer's `deinterlace` element.
@@ -131,9 +134,11 @@ public final class GStreamerDecoder: @unchecked Sendable {
     /// Opens `uri` as the public initialiser does, after leaving the first `forcedRestarts`
     /// pipelines for new ones as soon as they start (for tests: as a stall would).
     init(uri: String, streams: Streams, timeout: Double, maximumBitrate: Int?, readAhead: Double?, audioStreamID: String?,
-         deinterlace: Deinterlacing = Deinterlacing(.auto, .field), forcedRestarts: Int) throws(GStreamerError) {
+         deinterlace: Deinterlacing = Deinterlacing(.auto, .field), tls: TLSVerification = TLSVerification(), forcedRestarts: Int) throws(GStreamerError) {
         _ = GStreamer.initialised
         self.deinterlace = deinterlace
+        self.tls = tls
+        if tls.isOn, let authorities = tls.authorities { try GStreamerTrust.trustAuthorities(in: authorities) }
         self.maximumBitrate = maximumBitrate
         self.readAhead = readAhead
         self.audioStreamID = audioStreamID
@@ -152,6 +157,7 @@ public final class GStreamerDecoder: @unchecked Sendable {
     public init(webRTC signalling: WebRTCSignalling, streams: Streams, timeout: Double = 15, latency: Int = 50) throws {
         _ = GStreamer.initialised
         deinterlace = Deinterlacing(.auto, .field)
+        tls = TLSVerification()
         (maximumBitrate, readAhead, audioStreamID) = (nil, nil, nil)
         wanted = streams
         webRTC = WebRTCCandidates(signalling: signalling)

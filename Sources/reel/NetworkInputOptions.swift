@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import Reel
 
-/// How `reel play`, `probe` and `decode` reach a network input: RTSP's transport and the
-/// credentials a server asks for (RTSP, HTTP, RTMP), as ffmpeg and mpv take them.
+/// How `reel play`, `probe` and `decode` reach a network input: RTSP's transport, the
+/// credentials a server asks for (RTSP, HTTP, RTMP) and how a TLS server's certificate is
+/// checked, as ffmpeg and mpv take them.
 struct NetworkInputOptions: ParsableArguments {
     @Option(name: .customLong("rtsp-transport"), help: ArgumentHelp("RTSP: receive RTP over udp, or interleaved in the RTSP connection (tcp); by default udp, then tcp if the server refuses it.",
                                                                     valueName: "udp|tcp"))
@@ -25,7 +26,16 @@ struct NetworkInputOptions: ParsableArguments {
                                                                     valueName: "seconds"))
     var webRTCLatency: Double = Player.Configuration().webRTCLatency
 
+    @Flag(name: .customLong("tls-verify"), inversion: .prefixedNo,
+          help: "Check a TLS server's certificate (https, rtmps, rtsps; a stream's segments too) against the trusted authorities and the URL's host; --no-tls-verify takes any, as curl -k.")
+    var tlsVerify = true
+
+    @Option(name: .customLong("tls-ca-file"), help: ArgumentHelp("Trust the authorities in this PEM file instead of the system's.", valueName: "file"))
+    var tlsCAFile: String?
+
     func validate() throws {
+        if let tlsCAFile, !FileManager.default.isReadableFile(atPath: tlsCAFile) { throw ValidationError("--tls-ca-file: cannot read '\(tlsCAFile)'") }
+        if tlsCAFile != nil && !tlsVerify { throw ValidationError("--tls-ca-file goes with checking certificates, not --no-tls-verify") }
         if let rtspTransport, !["udp", "tcp"].contains(rtspTransport) { throw ValidationError("--rtsp-transport takes udp or tcp (got \(rtspTransport))") }
         if password != nil && user == nil { throw ValidationError("--password goes with --user") }
         guard webRTCLatency >= 0, webRTCLatency <= 10 else { throw ValidationError("--webrtc-latency takes seconds from 0 to 10 (got \(webRTCLatency))") }
@@ -35,6 +45,7 @@ struct NetworkInputOptions: ParsableArguments {
     /// `options` with the transport.
     func apply(to url: String, options: inout DemuxOptions) -> String {
         if let rtspTransport { options.formatOptions["rtsp_transport"] = rtspTransport }
+        options.tls = TLSVerification(isOn: tlsVerify, authorities: tlsCAFile)
         let lowered = url.lowercased()
         if whep, lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return "whep+" + url }
         return Self.url(url, user: user, password: password)

@@ -30,6 +30,9 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupportedProtocol
         /// An HTTP server answered with this status.
         case httpStatus(Int)
+        /// A TLS server's certificate is not signed by an authority trusted here, or names
+        /// another host.
+        case untrustedCertificate
         /// A live input's timestamps jumped (back, or far on): its sender restarted.
         case timestampsJumped(from: Double, to: Double)
         /// Any other failure; ``code`` and ``detail`` say more.
@@ -100,6 +103,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .httpStatus(403): "the server forbids access (403)"
         case .httpStatus(404): "the server has nothing at that address (404)"
         case .httpStatus(let status): "the server answered \(status)"
+        case .untrustedCertificate: "the server's TLS certificate is not trusted"
         case .timestampsJumped(let from, let to): String(format: "its timestamps jumped from %.1f s to %.1f s (the sender restarted)", from, to)
         case .other: "input/output error"
         }

@@ -1,3 +1,5 @@
+import ReelCore
+
 /// How to open an input.
 public struct DemuxOptions: Sendable {
     /// Seconds that opening, or reading one packet, may block before giving up; a read
@@ -22,6 +24,18 @@ public struct DemuxOptions: Sendable {
     /// Of an HLS master playlist's variants, play the highest whose `BANDWIDTH` is at most
     /// this (bits/s; the lowest when none is); nil for the highest of all.
     public var maximumVariantBitrate: Int?
+
+    /// How a TLS server's certificate is checked; by default against the system's
+    /// authorities (FFmpeg alone does not check).
+    public var tls = TLSVerification()
+
+    /// The protocol options that carry ``tls`` (FFmpeg's `tls_verify` and `ca_file`), for
+    /// the input and every input it opens inside.
+    var tlsOptions: [String: String] {
+        var options = ["tls_verify": tls.isOn ? "1" : "0"]
+        if tls.isOn, let authorities = tls.authorities { options["ca_file"] = authorities }
+        return options
+    }
 
     /// Options; a 15-second timeout, the format probed, no protocol options, unless told.
     public init(timeout: Double? = 15, formatName: String? = nil, formatOptions: [String: String] = [:]) {

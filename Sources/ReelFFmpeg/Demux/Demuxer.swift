@@ -17,8 +17,9 @@ public final class Demuxer {
     let context: UnsafeMutablePointer<AVFormatContext>
     /// A live MPEG-TS input's video taken a PES packet, a picture, at a time.
     private var wholePictures: WholePicturePackets?
-    /// A live HLS input's playlist reloads; the context calls into it until it is closed.
-    private let playlistReloads: LivePlaylistReloads?
+    /// What a network input opens inside it (segments, reloads); the context calls into it
+    /// until it is closed.
+    private let nestedOpens: NestedOpens?
     /// The highest variant bit rate ``bestStream(of:)`` takes of an HLS master's.
     let maximumVariantBitrate: Int?
 
@@ -32,7 +33,7 @@ public final class Demuxer {
         let interrupt = interrupt ?? InterruptController(timeout: options.timeout)
         self.interrupt = interrupt
         try Self.checkLocalFile(url)
-        var (context, playlistReloads) = try Self.open(url, options: options, interrupt: interrupt)
+        var (context, nestedOpens) = try Self.open(url, options: options, interrupt: interrupt)
         // FLV (RTMP) makes its streams as their first packets come, and a server sends
         // video from the next keyframe on: a live probe can end before that (a group of
         // pictures longer than the probe). When the metadata says a picture is coming, the
@@ -43,24 +44,27 @@ public final class Demuxer {
             avformat_close_input(&pointer)
             var longer = options
             longer.formatOptions["analyzeduration"] = "3000000"
-            (context, playlistReloads) = try Self.open(url, options: longer, interrupt: interrupt)
+            (context, nestedOpens) = try Self.open(url, options: longer, interrupt: interrupt)
         }
         self.context = context
-        self.playlistReloads = playlistReloads
+        self.nestedOpens = nestedOpens
         maximumVariantBitrate = options.maximumVariantBitrate
         self.info = MediaInfo(formatContext: context, url: url)
         if options.wholePicturePackets { wholePictures = WholePicturePackets(context) }
     }
 
     /// Opens `url` and probes its streams.
-    private static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController) throws -> (UnsafeMutablePointer<AVFormatContext>, LivePlaylistReloads?) {
+    private static func open(_ url: String, options: DemuxOptions, interrupt: InterruptController) throws -> (UnsafeMutablePointer<AVFormatContext>, NestedOpens?) {
         guard var context = avformat_alloc_context() else { throw InputError(.other, operation: .open, url: url, detail: "out of memory") }
         context.pointee.interrupt_callback = interrupt.callback
         var dictionary: OpaquePointer?
         defer { av_dict_free(&dictionary) }
-        var formatOptions = options.formatOptions
-        let playlistReloads = options.livePlaylistReloads ? LivePlaylistReloads(installingOn: context, interrupt: interrupt) : nil
-        if playlistReloads != nil { formatOptions.merge(LivePlaylistReloads.formatOptions) { _, required in required } }
+        // The TLS options go to the input's own open; options given win.
+        var formatOptions = options.tlsOptions.merging(options.formatOptions) { _, given in given }
+        let isHTTP = ["http://", "https://"].contains { url.lowercased().hasPrefix($0) }
+        let nestedOpens = isHTTP || options.livePlaylistReloads
+            ? NestedOpens(installingOn: context, options: options.tlsOptions, reloadingPlaylists: options.livePlaylistReloads, interrupt: interrupt) : nil
+        if options.livePlaylistReloads { formatOptions.merge(LivePlaylistReloads.formatOptions) { _, required in required } }
         for (key, value) in formatOptions { av_dict_set(&dictionary, key, value, 0) }
         if options.formatName == "sdp" || url.lowercased().hasSuffix(".sdp"), options.formatOptions["protocol_whitelist"] == nil {
             // An SDP file opens RTP sessions, which libavformat refuses by default.
@@ -96,7 +100,7 @@ public final class Demuxer {
             avformat_close_input(&maybeContext)
             throw InputError(.noStreams, operation: .open, url: url)
         }
-        return (context, playlistReloads)
+        return (context, nestedOpens)
     }
 
     /// A live FLV input (RTMP) is probed for 1.5 s at least, without counting frames for
@@ -234,6 +238,9 @@ public final class Demuxer {
     }
 
     static func error(_ code: Int32, operation: InputError.Operation, url: String, interrupt: InterruptController) -> InputError {
+        if let refused = FFmpegLog.lastCertificateFailure, interrupt.interruptionReason != .cancelled {
+            return InputError(.untrustedCertificate, operation: operation, url: url, code: code, detail: refused)
+        }
         let reason = InputError.Reason(ffmpegCode: code, interrupt: interrupt)
         var detail = FFmpegLog.lastError ?? ffmpegErrorText(code)
         if case .timedOut = reason { detail = "" }

@@ -7,7 +7,7 @@ import ReelCore
 /// FFmpeg's HLS demuxer reloads a live playlist one newest-segment duration after its last
 /// load (then every half target duration while nothing is new), so each segment waited
 /// for its fetch anywhere between nothing and a whole segment, depending on when the
-/// player happened to open. Through the demuxer's `io_open`, a reload that finds nothing
+/// player happened to open. Through the demuxer's `io_open` (``NestedOpens``), a reload that finds nothing
 /// the demuxer has not opened yet waits here, polling every 50 ms, until the next segment
 /// is listed (or for one and a half target durations); the text it hands over has its
 /// newest segment's duration shortened (``LiveHLSPlaylist/reloadDuration(afterWaiting:)``),
@@ -20,18 +20,14 @@ import ReelCore
 /// resolved against the wrong place), is opened as FFmpeg would from then on. Needs the HLS
 /// demuxer's `http_persistent` off: a kept-alive playlist connection would bypass `io_open`.
 final class LivePlaylistReloads {
-    typealias Open = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
-                                     UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
-    typealias Close = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32
-
     /// The demuxer's option that would keep the playlist's connection outside `io_open`.
     static let formatOptions = ["http_persistent": "0"]
     static let pollInterval = 0.05
     /// A playlist longer than this is refused (a 4 MiB playlist lists ~40,000 segments).
     static let sizeLimit = 4 << 20
 
-    private let defaultOpen: Open
-    private let defaultClose: Close
+    private let defaultOpen: NestedOpens.Open
+    private let defaultClose: NestedOpens.Close
     private let interrupt: InterruptController
     private var openedURLs: Set<String> = []
     private var openedNames: Set<String> = []
@@ -40,19 +36,14 @@ final class LivePlaylistReloads {
     /// The in-memory inputs handed to the demuxer, closed here.
     private var served: Set<UnsafeMutableRawPointer> = []
 
-    /// Takes over `context`'s opening and closing of inputs (before it is opened); the
-    /// context must not outlive this object.
-    init?(installingOn context: UnsafeMutablePointer<AVFormatContext>, interrupt: InterruptController) {
-        guard let open = context.pointee.io_open, let close = context.pointee.io_close2 else { return nil }
+    /// Reloads through the demuxer's own `open` and `close`.
+    init(open: @escaping NestedOpens.Open, close: @escaping NestedOpens.Close, interrupt: InterruptController) {
         defaultOpen = open
         defaultClose = close
         self.interrupt = interrupt
-        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
-        context.pointee.io_open = livePlaylistOpen
-        context.pointee.io_close2 = livePlaylistClose
     }
 
-    fileprivate func open(_ context: UnsafeMutablePointer<AVFormatContext>?, _ input: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+    func open(_ context: UnsafeMutablePointer<AVFormatContext>?, _ input: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
                           _ url: String, _ flags: Int32, _ options: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
         let reopened = openedURLs.contains(url)
         openedURLs.insert(url)
@@ -136,7 +127,7 @@ final class LivePlaylistReloads {
         return 0
     }
 
-    fileprivate func close(_ context: UnsafeMutablePointer<AVFormatContext>?, _ io: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
+    func close(_ context: UnsafeMutablePointer<AVFormatContext>?, _ io: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
         guard let io, served.remove(UnsafeMutableRawPointer(io)) != nil else { return defaultClose(context, io) }
         if let source = io.pointee.opaque { Unmanaged<MemoryInput>.fromOpaque(source).release() }
         av_freep(&io.pointee.buffer)
@@ -153,24 +144,7 @@ private final class MemoryInput {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 }
 
-// FFmpeg calls these on the demuxing thread, so plain global functions.
-
-private func reloads(of context: UnsafeMutablePointer<AVFormatContext>?) -> LivePlaylistReloads? {
-    guard let opaque = context?.pointee.opaque else { return nil }
-    return Unmanaged<LivePlaylistReloads>.fromOpaque(opaque).takeUnretainedValue()
-}
-
-private func livePlaylistOpen(_ context: UnsafeMutablePointer<AVFormatContext>?, _ input: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
-                              _ url: UnsafePointer<CChar>?, _ flags: Int32, _ options: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    guard let reloads = reloads(of: context), let url else { return FFmpegCode.invalidData }
-    return reloads.open(context, input, String(cString: url), flags, options)
-}
-
-private func livePlaylistClose(_ context: UnsafeMutablePointer<AVFormatContext>?, _ io: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
-    guard let reloads = reloads(of: context) else { return 0 }
-    return reloads.close(context, io)
-}
-
+// FFmpeg calls this on the demuxing thread, so a plain global function.
 private func readMemoryInput(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
     guard let opaque, let buffer else { return FFmpegCode.invalidData }
     let input = Unmanaged<MemoryInput>.fromOpaque(opaque).takeUnretainedValue()

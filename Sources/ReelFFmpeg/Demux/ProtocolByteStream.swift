@@ -13,16 +13,16 @@ package final class ProtocolByteStream: @unchecked Sendable {
 
     /// Opens `url`, sending `headers` with an HTTP request; the open gives up after
     /// `timeout` seconds without progress (`nil`: never). Reads wait until bytes come or
-    /// ``cancel()`` is called. A TLS server's certificate is verified against the system's
-    /// trusted authorities (FFmpeg alone does not verify).
-    package init(url: String, headers: [(name: String, value: String)] = [], timeout: Double?) throws(InputError) {
+    /// ``cancel()`` is called. A TLS server's certificate is verified as `tls` says (by
+    /// default against the system's trusted authorities: FFmpeg alone does not verify).
+    package init(url: String, headers: [(name: String, value: String)] = [], timeout: Double?, tls: DemuxOptions = DemuxOptions()) throws(InputError) {
         FFmpegLog.installIfNeeded()
         self.url = url
         interrupt = InterruptController(timeout: timeout)
         var callback = interrupt.callback
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        av_dict_set(&options, "tls_verify", "1", 0)
+        for (key, value) in tls.tlsOptions { av_dict_set(&options, key, value, 0) }
         if !headers.isEmpty {
             av_dict_set(&options, "headers", headers.map { "\($0.name): \($0.value)\r\n" }.joined(), 0)
         }

@@ -5,14 +5,18 @@ import ReelCore
 /// The first bytes of a file or URL, read through FFmpeg's protocols (file, http, https…):
 /// what an engine choice reads of a manifest before anything is opened to play.
 public enum ResourceHead {
-    /// Up to `limit` bytes from the start of `url`, within `timeout` seconds per read.
-    public static func read(_ url: String, limit: Int, timeout: Double?) throws(InputError) -> Data {
+    /// Up to `limit` bytes from the start of `url`, within `options.timeout` seconds per
+    /// read, a TLS server's certificate checked as `options` say.
+    public static func read(_ url: String, limit: Int, options: DemuxOptions = DemuxOptions()) throws(InputError) -> Data {
         FFmpegLog.installIfNeeded()
-        let interrupt = InterruptController(timeout: timeout)
+        let interrupt = InterruptController(timeout: options.timeout)
         var callback = interrupt.callback
         var context: UnsafeMutablePointer<AVIOContext>?
+        var protocolOptions: OpaquePointer?
+        defer { av_dict_free(&protocolOptions) }
+        for (key, value) in options.tlsOptions { av_dict_set(&protocolOptions, key, value, 0) }
         FFmpegLog.clearLastError()
-        let opened = interrupt.guarding { avio_open2(&context, url, AVIO_FLAG_READ, &callback, nil) }
+        let opened = interrupt.guarding { avio_open2(&context, url, AVIO_FLAG_READ, &callback, &protocolOptions) }
         guard opened >= 0, let context else { throw Demuxer.error(opened, operation: .open, url: url, interrupt: interrupt) }
         defer { var closing: UnsafeMutablePointer<AVIOContext>? = context; avio_closep(&closing) }
         var data = Data(count: max(limit, 0))

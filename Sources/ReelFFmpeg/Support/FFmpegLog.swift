@@ -38,6 +38,18 @@ public enum FFmpegLog {
     /// The last error FFmpeg logged on this thread since ``clearLastError()``.
     static var lastError: String? { LastErrorSlot.get() }
 
+    /// FFmpeg's words for a TLS server's certificate it refused on this thread (the input's
+    /// or a segment's) since ``clearLastError()``: a later error (the HLS demuxer's "no
+    /// streams" once every segment failed) does not hide it.
+    static var lastCertificateFailure: String? { LastErrorSlot.certificateFailure() }
+
+    /// Whether `line`, an error FFmpeg logged, says a certificate was refused: GnuTLS's
+    /// (Debian's build) and OpenSSL's words.
+    static func isCertificateFailure(_ line: String) -> Bool {
+        line.hasPrefix("Peer certificate failed verification") || line.hasPrefix("The certificate's owner does not match hostname")
+            || line.contains("certificate verify failed")
+    }
+
     static let logger = Logger(label: "reel.ffmpeg")
     /// The most verbose FFmpeg level forwarded; `nil` until installed.
     static let forwardedLevel = LockedValue<Int32?>(nil)
@@ -83,7 +95,7 @@ func withoutContextPrefixes(_ line: String) -> String {
 
 /// One string per thread, so that concurrent opens do not see each other's errors.
 private enum LastErrorSlot {
-    final class Box { var text: String?; init(_ text: String?) { self.text = text } }
+    final class Box { var text: String?; var certificateFailure: String? }
 
     static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -93,11 +105,18 @@ private enum LastErrorSlot {
 
     static func box() -> Box {
         if let raw = pthread_getspecific(key) { return Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue() }
-        let box = Box(nil)
+        let box = Box()
         pthread_setspecific(key, Unmanaged.passRetained(box).toOpaque())
         return box
     }
 
     static func get() -> String? { box().text }
-    static func set(_ text: String?) { box().text = text }
+    static func certificateFailure() -> String? { box().certificateFailure }
+
+    /// Keeps `text` as the last error (nil forgets both it and a certificate failure).
+    static func set(_ text: String?) {
+        let box = box()
+        box.text = text
+        if text == nil { box.certificateFailure = nil } else if let text, FFmpegLog.isCertificateFailure(text) { box.certificateFailure = text }
+    }
 }

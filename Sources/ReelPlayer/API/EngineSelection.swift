@@ -20,7 +20,7 @@ public enum EngineSelection: Sendable {
     /// The engine for `url` and why; Reel's rules read a manifest's first bytes (within
     /// `timeout` seconds) when the choice depends on them.
     public func decision(for url: String, timeout: Double? = 15) -> EngineDecision {
-        decision(for: url, heads: isAutomatic ? ManifestHeads.read(url, timeout: timeout) : ManifestHeads())
+        decision(for: url, heads: isAutomatic ? ManifestHeads.read(url, options: DemuxOptions(timeout: timeout)) : ManifestHeads())
     }
 
     /// The engine for `url`, given what was read of its manifest.
@@ -66,7 +66,7 @@ enum PlaybackEngines {
                      interrupt: InterruptController?, records: Bool = false, emit: @Sendable (PlayerEvent) -> Void) throws -> any PlaybackEngine {
         // A manifest is read once: for the rules, the variants a height cap allows, and
         // whether a playlist is live.
-        let heads = ManifestHeads.read(url, timeout: configuration.input.timeout)
+        let heads = ManifestHeads.read(url, options: configuration.input)
         let decision = configuration.engine.decision(for: url, heads: heads)
         emit(.engineChosen(decision))
         let bitrateCap = configuration.maximumVariantHeight.flatMap { height in
@@ -101,7 +101,7 @@ enum PlaybackEngines {
             return try GStreamerEngine(url: url, video: video, audio: audio, timeout: configuration.input.timeout, maximumBitrate: maximumBitrate,
                                        readAhead: configuration.packetQueueSeconds,
                                        deinterlace: GStreamerDecoder.Deinterlacing(configuration.deinterlace, configuration.deinterlaceMode),
-                                       webRTC: (configuration.whepToken, configuration.webRTCLatency))
+                                       tls: configuration.input.tls, webRTC: (configuration.whepToken, configuration.webRTCLatency))
         case .ffmpeg:
             let liveByProtocol = configuration.live == .on || (configuration.live == .auto && LiveInputs.isLive(url: url))
             let liveHLS = EnginePolicy.liveHLS(head: heads.manifest, firstVariantHead: heads.firstVariant)

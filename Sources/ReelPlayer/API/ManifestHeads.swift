@@ -10,12 +10,13 @@ struct ManifestHeads: Sendable {
     var firstVariant: Data?
 
     /// The heads of `url` when it is a playlist or manifest (``EnginePolicy/needsHead(_:)``),
-    /// each read within `timeout` seconds; none otherwise, or when it cannot be read.
-    static func read(_ url: String, timeout: Double?) -> ManifestHeads {
-        guard EnginePolicy.needsHead(url), let manifest = try? ResourceHead.read(url, limit: EnginePolicy.headLimit, timeout: timeout) else {
+    /// each read as `options` say (their timeout, their TLS checks); none otherwise, or
+    /// when it cannot be read.
+    static func read(_ url: String, options: DemuxOptions) -> ManifestHeads {
+        guard EnginePolicy.needsHead(url), let manifest = try? ResourceHead.read(url, limit: EnginePolicy.headLimit, options: options) else {
             return ManifestHeads()
         }
         let variant = EnginePolicy.firstVariantURL(in: manifest, of: url)
-        return ManifestHeads(manifest: manifest, firstVariant: variant.flatMap { try? ResourceHead.read($0, limit: EnginePolicy.headLimit, timeout: timeout) })
+        return ManifestHeads(manifest: manifest, firstVariant: variant.flatMap { try? ResourceHead.read($0, limit: EnginePolicy.headLimit, options: options) })
     }
 }

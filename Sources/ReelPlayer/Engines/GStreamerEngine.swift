@@ -51,13 +51,13 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// A WHEP endpoint (``WebRTCEndpoint``) is received through `webrtcbin`, with
     /// `webRTC`'s bearer token and jitter-buffer latency (seconds).
     init(url: String, video: Bool, audio: Bool, timeout: Double?, maximumBitrate: Int? = nil, readAhead: Double? = nil,
-         deinterlace: GStreamerDecoder.Deinterlacing = GStreamerDecoder.Deinterlacing(.auto, .field),
+         deinterlace: GStreamerDecoder.Deinterlacing = GStreamerDecoder.Deinterlacing(.auto, .field), tls: TLSVerification = TLSVerification(),
          webRTC: (token: String?, latency: Double) = (nil, Player.Configuration().webRTCLatency)) throws {
         var streams: GStreamerDecoder.Streams = []
         if video { streams.insert(.video) }
         if audio { streams.insert(.audio) }
         opening = Opening(url: url, streams: streams, timeout: timeout, maximumBitrate: maximumBitrate, readAhead: readAhead, deinterlace: deinterlace,
-                          webRTC: webRTC)
+                          tls: tls, webRTC: webRTC)
         decoder = try opening.decoder()
         (info, streamIDs) = Self.describe(decoder, url: url)
     }
@@ -70,6 +70,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         let maximumBitrate: Int?
         let readAhead: Double?
         let deinterlace: GStreamerDecoder.Deinterlacing
+        let tls: TLSVerification
         let webRTC: (token: String?, latency: Double)
 
         /// A decoder of the input, decoding audio stream `audioStreamID` when given.
@@ -85,9 +86,9 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             let uri = url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString
             do {
                 return try GStreamerDecoder(uri: uri, streams: streams, timeout: timeout ?? 3600, maximumBitrate: maximumBitrate,
-                                            readAhead: readAhead, audioStreamID: audioStreamID, deinterlace: deinterlace)
+                                            readAhead: readAhead, audioStreamID: audioStreamID, deinterlace: deinterlace, tls: tls)
             } catch {
-                throw GStreamerEngine.inputError(error, url: url, timeout: timeout)
+                throw GStreamerEngine.inputError(error, url: url, timeout: timeout, tls: tls)
             }
         }
     }
@@ -99,7 +100,7 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// GStreamer's failure to open `url` in the words the FFmpeg engine uses for the same
     /// failure (one line, the same reasons), with GStreamer's message where it says more.
-    static func inputError(_ error: GStreamerError, url: String, timeout: Double?) -> InputError {
+    static func inputError(_ error: GStreamerError, url: String, timeout: Double?, tls: TLSVerification = TLSVerification()) -> InputError {
         let isNetwork = isNetwork(url)
         let isHTTP = url.lowercased().hasPrefix("http")
         func failed(_ reason: InputError.Reason, _ detail: String? = nil) -> InputError {
@@ -116,14 +117,20 @@ final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         case .notAuthorized: return failed(isHTTP ? .httpStatus(401) : .permissionDenied)
         // GStreamer says "not found" for more than an HTTP 404 (an adaptive demuxer's failed
         // fragment, too): its own words follow.
-        case .notFound: return failed(isHTTP ? .httpStatus(404) : .notFound, error.message)
+        case .notFound:
+            if isNetwork, tls.isOn, error.message.contains("fragments"),
+               let refused = ConnectionCheck.segmentCertificateFailure(url, tls: tls, timeout: timeout) { return refused }
+            return failed(isHTTP ? .httpStatus(404) : .notFound, error.message)
         case .noStreams: return failed(.noStreams)
-        case .notMedia, .cannotRead:
+        case .notMedia, .cannotRead, .other:
             if isNetwork, ConnectionCheck.isRefused(url) { return failed(.connectionRefused) }
+            // souphttpsrc (libsoup 3) says only "Internal data stream error" of a certificate
+            // it refused: FFmpeg's TLS tells which, in the FFmpeg engine's words.
+            if isNetwork, tls.isOn, url.lowercased().hasPrefix("https:"),
+               let refused = ConnectionCheck.certificateFailure(url, tls: tls, timeout: timeout) { return refused }
+            if error.kind == .other { return failed(.other, error.description) }
             return failed(error.kind == .notMedia ? .invalidData : .other, error.message)
         case .missingPlugin: return failed(.unsupportedFormat, error.message)
-        case .other:
-            return failed(.other, error.description)
         }
     }
 

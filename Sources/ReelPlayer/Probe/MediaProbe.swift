@@ -12,7 +12,7 @@ public enum MediaProbe {
     public static func probe(_ url: String, options: DemuxOptions = DemuxOptions(), whepToken: String? = nil) async throws -> MediaInfo {
         try await BlockingThread.run(name: "reel.probe") {
             if let endpoint = WebRTCEndpoint(url), endpoint.role == .watch {
-                return try GStreamerEngine(url: url, video: true, audio: true, timeout: options.timeout, webRTC: (whepToken, Player.Configuration().webRTCLatency)).info
+                return try GStreamerEngine(url: url, video: true, audio: true, timeout: options.timeout, tls: options.tls, webRTC: (whepToken, Player.Configuration().webRTCLatency)).info
             }
             return try Demuxer(url: url, options: options).info
         }

@@ -83,11 +83,12 @@ public struct ReconnectError: Error, Sendable, CustomStringConvertible {
 }
 
 extension InputError {
-    /// Whether opening again may succeed: not when the server refused the credentials
-    /// or the protocol is not built in (a retry storm would change nothing).
+    /// Whether opening again may succeed: not when the server refused the credentials,
+    /// its certificate is not trusted or the protocol is not built in (a retry storm would
+    /// change nothing).
     var isWorthRetrying: Bool {
         switch reason {
-        case .permissionDenied, .unsupportedProtocol, .unsupportedFormat, .httpStatus(401), .httpStatus(403): false
+        case .permissionDenied, .unsupportedProtocol, .unsupportedFormat, .untrustedCertificate, .httpStatus(401), .httpStatus(403): false
         default: true
         }
     }

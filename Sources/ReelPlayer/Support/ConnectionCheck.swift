@@ -1,4 +1,6 @@
 import Foundation
+import ReelCore
+import ReelFFmpeg
 
 /// Whether anything listens at a network URL's address: asked when an engine failed to
 /// open a URL without saying why (GStreamer's HTTP source reports a refused connection
@@ -26,6 +28,42 @@ enum ConnectionCheck {
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(socket, SOL_SOCKET, SO_ERROR, &failure, &length)
         return failure == ECONNREFUSED
+    }
+
+    /// The FFmpeg engine's error for `url` when its server's certificate is refused as
+    /// `tls` checks it (within `timeout`, 5 s at most); nil when it is taken, or the check
+    /// fails for another reason.
+    static func certificateFailure(_ url: String, tls: TLSVerification, timeout: Double?) -> InputError? {
+        var options = DemuxOptions(timeout: min(timeout ?? 5, 5))
+        options.tls = tls
+        do {
+            _ = try ResourceHead.read(url, limit: 1, options: options)
+            return nil
+        } catch {
+            return error.reason == .untrustedCertificate ? error : nil
+        }
+    }
+
+    /// The FFmpeg engine's error for the HLS playlist `url` when the server of its first
+    /// segment (or of its first variant's first segment) refuses a certificate check as
+    /// `tls` says; nil otherwise. GStreamer's adaptive demuxer says only that it could not
+    /// download fragments.
+    static func segmentCertificateFailure(_ url: String, tls: TLSVerification, timeout: Double?) -> InputError? {
+        var options = DemuxOptions(timeout: min(timeout ?? 5, 5))
+        options.tls = tls
+        var playlist = url
+        for _ in 0..<2 {
+            guard let head = try? ResourceHead.read(playlist, limit: 64 << 10, options: options),
+                  let text = String(data: head, encoding: .utf8),
+                  let uri = text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty && !$0.hasPrefix("#") }),
+                  let next = URL(string: uri, relativeTo: URL(string: playlist))?.absoluteString else { return nil }
+            guard next.lowercased().contains(".m3u8") else {
+                guard let refused = certificateFailure(next, tls: tls, timeout: timeout) else { return nil }
+                return InputError(.untrustedCertificate, operation: .open, url: url, code: refused.code, detail: refused.detail)
+            }
+            playlist = next
+        }
+        return nil
     }
 
     private static let defaultPorts = ["http": 80, "https": 443, "rtsp": 554, "rtmp": 1935]

@@ -1,7 +1,7 @@
 import Foundation
 
-/// nginx serving a directory over HTTP on a loopback port (HLS and DASH ladders made by
-/// ffmpeg's muxers), with the MIME types players expect.
+/// nginx serving a directory over HTTP (or HTTPS, with a certificate given) on a loopback
+/// port (HLS and DASH ladders made by ffmpeg's muxers), with the MIME types players expect.
 /// Sendable: nothing in it changes after it starts but the process it stops.
 final class StaticWebServer: @unchecked Sendable {
     let port: UInt16
@@ -10,9 +10,15 @@ final class StaticWebServer: @unchecked Sendable {
     /// Where nginx writes each request's time and path, when asked to.
     private let requestLog: URL?
 
-    /// Serves `root`; with `logsRequests`, each request's time is kept for ``requests()``.
-    init(root: URL, logsRequests: Bool = false) throws {
+    /// Whether it serves HTTPS.
+    let isSecure: Bool
+
+    /// Serves `root`; with `logsRequests`, each request's time is kept for ``requests()``;
+    /// with `tls` (PEM files), over HTTPS.
+    init(root: URL, logsRequests: Bool = false, tls: (certificate: String, key: String)? = nil) throws {
         self.root = root
+        isSecure = tls != nil
+        let secure = tls.map { " ssl; ssl_certificate \($0.certificate); ssl_certificate_key \($0.key)" } ?? ""
         let directory = try Paths.temporaryDirectory()
         requestLog = logsRequests ? directory.appendingPathComponent("requests.log") : nil
         let logging = requestLog.map { "log_format requests '$msec $uri'; access_log \($0.path) requests;" } ?? "access_log off;"
@@ -23,7 +29,7 @@ final class StaticWebServer: @unchecked Sendable {
             error_log \(directory.path)/error.log;
             pid \(directory.path)/nginx.pid;
             events {}
-            http { \(logging) server { listen 127.0.0.1:\(port); root \(root.path);
+            http { \(logging) server { listen 127.0.0.1:\(port)\(secure); root \(root.path);
                 types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; application/dash+xml mpd; } } }
             """
         let path = directory.appendingPathComponent("nginx.conf").path
@@ -33,7 +39,7 @@ final class StaticWebServer: @unchecked Sendable {
     }
 
     /// The URL of `path` under the root.
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+    func url(_ path: String) -> String { "\(isSecure ? "https" : "http")://127.0.0.1:\(port)/\(path)" }
 
     /// The requests served so far: each one's wall-clock time (seconds since 1970) and path.
     func requests() throws -> [(time: Double, path: String)] {

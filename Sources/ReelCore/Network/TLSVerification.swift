@@ -7,7 +7,8 @@ public struct TLSVerification: Sendable, Equatable {
     /// with a certificate of its own making.
     public var isOn: Bool
     /// A PEM file of the authorities to trust instead of the system's (`/etc/ssl/certs`):
-    /// a private CA's streams.
+    /// a private CA's streams. Through the GStreamer engine it is trusted by the whole
+    /// process from then on (GIO's default database, which GStreamer's downloads check).
     public var authorities: String?
 
     /// Checks as given; by default against the system's authorities.

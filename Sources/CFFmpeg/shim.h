@@ -15,6 +15,7 @@
 #include <libavutil/display.h>
 #include <libavutil/hwcontext.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libavutil/md5.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>

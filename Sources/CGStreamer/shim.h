@@ -82,6 +82,37 @@ static inline gint reel_gst_video_info_fps_n(const GstVideoInfo *info) { return 
 static inline gint reel_gst_video_info_fps_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_D(info); }
 static inline gint reel_gst_video_info_par_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_PAR_N(info); }
 static inline gint reel_gst_video_info_par_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_PAR_D(info); }
+static inline GstVideoFormat reel_gst_video_info_format(const GstVideoInfo *info) { return GST_VIDEO_INFO_FORMAT(info); }
+/* The colorimetry `caps` name, as ITU-T H.273 code points (FFmpeg's values) and a range of
+   0 (unknown), 1 (limited) or 2 (full); FALSE when the caps name none: GstVideoInfo would
+   guess one from the picture's size, where FFmpeg says "unknown". */
+static inline gboolean reel_gst_caps_colorimetry(const GstCaps *caps, guint *matrix, guint *transfer, guint *primaries, guint *range) {
+    const GstStructure *structure = gst_caps_get_structure(caps, 0);
+    const gchar *text = structure ? gst_structure_get_string(structure, "colorimetry") : NULL;
+    GstVideoColorimetry colorimetry;
+    if (!text || !gst_video_colorimetry_from_string(&colorimetry, text)) return FALSE;
+    *matrix = gst_video_color_matrix_to_iso(colorimetry.matrix);
+    *transfer = gst_video_transfer_function_to_iso(colorimetry.transfer);
+    *primaries = gst_video_color_primaries_to_iso(colorimetry.primaries);
+    *range = colorimetry.range == GST_VIDEO_COLOR_RANGE_16_235 ? 1 : colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255 ? 2 : 0;
+    return TRUE;
+}
+/* The brightest light (cd/m²) HDR `caps` say the stream holds: its content light level's
+   MaxCLL, else its mastering display's peak, as FFmpeg's tonemap filter takes them; FALSE
+   when they say neither. */
+static inline gboolean reel_gst_caps_peak_luminance(const GstCaps *caps, gdouble *peak) {
+    GstVideoContentLightLevel level;
+    if (gst_video_content_light_level_from_caps(&level, caps) && level.max_content_light_level > 0) {
+        *peak = level.max_content_light_level;
+        return TRUE;
+    }
+    GstVideoMasteringDisplayInfo mastering;
+    if (gst_video_mastering_display_info_from_caps(&mastering, caps) && mastering.max_display_mastering_luminance > 0) {
+        *peak = mastering.max_display_mastering_luminance / 10000.0;
+        return TRUE;
+    }
+    return FALSE;
+}
 static inline gint reel_gst_audio_info_rate(const GstAudioInfo *info) { return GST_AUDIO_INFO_RATE(info); }
 static inline gint reel_gst_audio_info_channels(const GstAudioInfo *info) { return GST_AUDIO_INFO_CHANNELS(info); }
 static inline gint reel_gst_audio_info_bpf(const GstAudioInfo *info) { return GST_AUDIO_INFO_BPF(info); }

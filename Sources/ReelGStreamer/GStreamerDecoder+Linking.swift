@@ -25,7 +25,8 @@ extension GStreamerDecoder {
             // The decoder's caps at this point do not say yet whether pictures are interlaced:
             // auto leaves it to the element, which passes progressive pictures through.
             branch = ["queue"] + (deinterlace.properties != nil ? ["deinterlace"] : []) + ["videoconvert", "capsfilter", "appsink"]
-            output = "video/x-raw,format=I420"
+            // 10-bit pictures stay 10-bit (HDR is tone-mapped from them, as FFmpeg's are).
+            output = "video/x-raw,format=(string){I420,I420_10LE}"
             isVideo = true
         } else if kind.hasPrefix("audio/"), wanted.contains(.audio), audioSink == nil {
             branch = ["queue", "audioconvert", "audioresample", "capsfilter", "appsink"]

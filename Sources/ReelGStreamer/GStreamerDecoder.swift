@@ -6,7 +6,8 @@ import ReelCore
 /// demuxer, the decoder and, where the machine has one, a hardware decoder from the
 /// plug-in registry) with an appsink per stream, so that the pictures and sound enter
 /// Reel's display, tap and audio paths exactly as FFmpeg's do. Video comes out as I420
-/// (`yuv420p`), audio as interleaved 32-bit float at the stream's rate; both with
+/// (`yuv420p`), or I420_10LE (`yuv420p10le`) from a 10-bit stream, with the colorimetry
+/// the stream names; audio as interleaved 32-bit float at the stream's rate; both with
 /// timestamps in nanoseconds.
 ///
 /// Built by hand rather than `playbin3`: playbin's sinks would show the picture and play

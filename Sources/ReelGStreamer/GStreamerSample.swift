@@ -1,5 +1,6 @@
 import CGStreamer
 import ReelCore
+import ReelFFmpeg
 
 /// A GStreamer sample whose buffer stays mapped for reading as long as a frame over it
 /// lives: Reel's frames point into GStreamer's memory without a copy, as they point into
@@ -48,18 +49,28 @@ final class GStreamerSample: StorageOwner, @unchecked Sendable {
         return sign == 0 ? nil : sign > 0 ? Int64(clamping: streamTime) : -Int64(clamping: streamTime)
     }
 
-    /// An I420 sample as a `yuv420p` frame over its buffer.
+    /// An I420 or I420_10LE sample as a `yuv420p` or `yuv420p10le` frame over its buffer,
+    /// with the colorimetry its caps name.
     static func videoFrame(_ sample: OpaquePointer) throws(GStreamerError) -> VideoFrame {
         let owner = try GStreamerSample(sample)
         var info = GstVideoInfo()
         guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&info, caps) != 0 else { throw GStreamerError("a picture without its format") }
         let width = Int(reel_gst_video_info_width(&info)), height = Int(reel_gst_video_info_height(&info))
+        let format = reel_gst_video_info_format(&info)
+        let (pixelFormat, sampleBytes): (PixelFormat, Int)
+        if format == GST_VIDEO_FORMAT_I420 {
+            (pixelFormat, sampleBytes) = (.yuv420p, 1)
+        } else if format == GST_VIDEO_FORMAT_I420_10LE {
+            (pixelFormat, sampleBytes) = (.yuv420p10le, 2)
+        } else {
+            throw GStreamerError("a picture in a format Reel did not ask for")
+        }
         let size = Int(owner.map.pointee.size)
         guard let base = owner.map.pointee.data, width > 0, height > 0 else { throw GStreamerError("an empty picture") }
         var planes: [PlaneView] = []
         for plane in 0..<3 {
             let rows = plane == 0 ? height : (height + 1) / 2
-            let rowBytes = plane == 0 ? width : (width + 1) / 2
+            let rowBytes = (plane == 0 ? width : (width + 1) / 2) * sampleBytes
             let offset = Int(reel_gst_video_info_plane_offset(&info, guint(plane)))
             let stride = Int(reel_gst_video_info_plane_stride(&info, guint(plane)))
             // What the caps say must lie inside the buffer GStreamer gave.
@@ -68,12 +79,20 @@ final class GStreamerSample: StorageOwner, @unchecked Sendable {
             }
             planes.append(PlaneView(baseAddress: UnsafeRawPointer(base + offset), bytesPerRow: stride, rowByteCount: rowBytes, rowCount: rows))
         }
+        var color = ColorDescription()
+        var matrix: guint = 2, transfer: guint = 2, primaries: guint = 2, range: guint = 0
+        if reel_gst_caps_colorimetry(caps, &matrix, &transfer, &primaries, &range) != 0 {
+            color = ColorDescription(codePoints: matrix, range: range, primaries: primaries, transfer: transfer)
+        }
         let parN = Int(reel_gst_video_info_par_n(&info)), parD = Int(reel_gst_video_info_par_d(&info))
         let duration = reel_gst_buffer_duration(owner.buffer)
-        return VideoFrame(width: width, height: height, pixelFormat: .yuv420p, planes: planes, color: ColorDescription(),
-                          sampleAspectRatio: parD > 0 ? Rational(parN, parD) : Rational(0, 1), pts: owner.pts,
-                          duration: duration == reel_gst_clock_time_none() ? 0 : Int64(clamping: duration), timeBase: timeBase,
-                          isKeyframe: reel_gst_buffer_is_keyframe(owner.buffer) != 0, owner: owner)
+        var frame = VideoFrame(width: width, height: height, pixelFormat: pixelFormat, planes: planes, color: color,
+                               sampleAspectRatio: parD > 0 ? Rational(parN, parD) : Rational(0, 1), pts: owner.pts,
+                               duration: duration == reel_gst_clock_time_none() ? 0 : Int64(clamping: duration), timeBase: timeBase,
+                               isKeyframe: reel_gst_buffer_is_keyframe(owner.buffer) != 0, owner: owner)
+        var peak: gdouble = 0
+        if reel_gst_caps_peak_luminance(caps, &peak) != 0 { frame.peakLuminance = peak }
+        return frame
     }
 
     /// An interleaved F32LE sample as a `flt` audio frame over its buffer.

@@ -51,6 +51,10 @@ public struct VideoFrame: @unchecked Sendable {
     /// How the picture is turned to be shown upright (its stream's display matrix), for
     /// frames handed over as decoded; `.upright` for frames that are turned already.
     public var orientation: PictureOrientation = .upright
+    /// The brightest light an HDR stream says it holds, in cd/m² (its content light level's
+    /// MaxCLL, else its mastering display's peak), for frames whose decoder keeps it apart
+    /// from the picture (GStreamer's caps); FFmpeg's frames carry it as side data.
+    public var peakLuminance: Double?
 
     /// A frame over planes that `owner` keeps alive.
     public init(width: Int, height: Int, pixelFormat: PixelFormat, planes: [PlaneView], color: ColorDescription,

@@ -42,12 +42,13 @@ public final class ToneMapper {
         "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=\(curve.rawValue):desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
     }
 
-    /// `frame` mapped to SDR when it is HDR (a new frame, with its timing); otherwise, or
-    /// when it does not come from a decoder, `frame` itself.
+    /// `frame` mapped to SDR when it is HDR (a new frame, with its timing); otherwise
+    /// `frame` itself.
     public func map(_ frame: VideoFrame) throws -> VideoFrame {
-        guard Self.maps(frame.color), let input = (frame.owner as? FrameBox)?.frame else { return frame }
+        guard Self.maps(frame.color) else { return frame }
+        let input = try (frame.owner as? FrameBox) ?? Self.copy(frame)
         try prepare(for: frame)
-        var code = av_buffersrc_add_frame_flags(source, input, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        var code = av_buffersrc_add_frame_flags(source, input.frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard code >= 0 else { throw DecodeError(.other, code: code, detail: "tone mapping: \(ffmpegErrorText(code))") }
         guard let output = av_frame_alloc() else { throw DecodeError(.other, detail: "out of memory") }
         let box = FrameBox(output)
@@ -59,6 +60,36 @@ public final class ToneMapper {
         mapped.isKeyframe = frame.isKeyframe
         mapped.sampleAspectRatio = frame.sampleAspectRatio
         return mapped
+    }
+
+    /// `frame` (a picture no FFmpeg decoder made: GStreamer's) copied into an `AVFrame`
+    /// with its colour description and peak, which zscale and tonemap read (a copy of each
+    /// HDR picture: the filters take only `AVFrame`s).
+    private static func copy(_ frame: VideoFrame) throws -> FrameBox {
+        guard let copy = av_frame_alloc() else { throw DecodeError(.other, detail: "out of memory") }
+        let box = FrameBox(copy)
+        copy.pointee.format = av_get_pix_fmt(frame.pixelFormat.rawValue).rawValue
+        copy.pointee.width = Int32(frame.width)
+        copy.pointee.height = Int32(frame.height)
+        guard copy.pointee.format >= 0, av_frame_get_buffer(copy, 0) >= 0 else {
+            throw DecodeError(.other, detail: "tone mapping: cannot hold a \(frame.pixelFormat) picture")
+        }
+        let targets = withUnsafeBytes(of: copy.pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
+        let strides = withUnsafeBytes(of: copy.pointee.linesize) { Array($0.bindMemory(to: Int32.self)) }
+        for (index, plane) in frame.planes.enumerated() {
+            guard index < targets.count, let target = targets[index], Int(strides[index]) >= plane.rowByteCount else {
+                throw DecodeError(.other, detail: "tone mapping: a \(frame.pixelFormat) picture with a plane too many")
+            }
+            for row in 0..<plane.rowCount {
+                UnsafeMutableRawPointer(target + row * Int(strides[index])).copyMemory(from: plane.baseAddress + row * plane.bytesPerRow, byteCount: plane.rowByteCount)
+            }
+        }
+        frame.color.describe(copy)
+        // The peak the tonemap filter maps to white, as FFmpeg's decoders hand it over.
+        if let peak = frame.peakLuminance, let level = av_content_light_metadata_create_side_data(copy) {
+            level.pointee.MaxCLL = UInt32(min(max(peak.rounded(), 0), 65535))
+        }
+        return box
     }
 
     /// Builds the graph for pictures of `frame`'s size and format (again when they change).

@@ -59,11 +59,7 @@ extension VideoFrame {
         let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
         let bestEffort = frame.best_effort_timestamp
         self.init(width: Int(frame.width), height: Int(frame.height), pixelFormat: PixelFormat(name), planes: planes,
-                  color: ColorDescription(
-                    matrix: av_color_space_name(frame.colorspace).flatMap { ColorMatrix(rawValue: String(cString: $0)) } ?? .unspecified,
-                    range: av_color_range_name(frame.color_range).flatMap { ColorRange(rawValue: String(cString: $0)) } ?? .unspecified,
-                    primaries: av_color_primaries_name(frame.color_primaries).flatMap { ColorPrimaries(rawValue: String(cString: $0)) } ?? .unspecified,
-                    transfer: av_color_transfer_name(frame.color_trc).flatMap { ColorTransfer(rawValue: String(cString: $0)) } ?? .unspecified),
+                  color: ColorDescription(frame.colorspace, frame.color_range, frame.color_primaries, frame.color_trc),
                   sampleAspectRatio: Rational(frame.sample_aspect_ratio),
                   pts: bestEffort == FFmpegCode.noPTS ? nil : bestEffort,
                   duration: frame.pkt_duration, timeBase: timeBase,

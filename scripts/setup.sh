@@ -14,6 +14,7 @@ packages=(
   xvfb x11-apps xdotool # a real X display for window tests, screenshots (xwd) and input
   python3-xlib          # window-manager messages (closing a window) in window tests
   openbox               # a window manager for the tests that need one (fullscreen is the manager's to grant)
+  tesseract-ocr         # reads the chapter's title off the window's bar
   tshark                # Wireshark's dissectors read what went on the wire (RTCP)
   zsh fish              # the shells whose completion scripts the tests load
   mpv                   # the playback benchmark's peer

@@ -35,10 +35,7 @@ extension LightPlaybackTests {
             #expect(window.width == 1024 && window.height == 576 + 28, "window \(window)")
             let shot = try Paths.temporaryDirectory().appendingPathComponent("shot.png").path
             let widened = try Self.reference(clip, at: "0", filters: "scale=1024:576:flags=bilinear")
-            let quality = try display.waitFor({
-                try display.screenshot(to: shot)
-                return try VirtualDisplay.psnr(shot, crop: (window.x, window.y, 1024, 576), against: widened)
-            }, until: { $0 >= 30 })
+            let quality = try display.settledPSNR(shot: shot, crop: (window.x, window.y, 1024, 576), against: widened, threshold: 30, timeout: 10)
             #expect(quality >= 30, "window PSNR \(quality) dB against ffmpeg's frame widened to 1024×576")
             print("anamorphic window against ffmpeg's widened frame: PSNR \(String(format: "%.1f", quality)) dB")
         }
@@ -54,10 +51,7 @@ extension LightPlaybackTests {
             #expect(window.width == 768 && window.height == 576 + 28, "window \(window)")
             let shot = try Paths.temporaryDirectory().appendingPathComponent("shot.png").path
             let narrowed = try Self.reference(clip, at: "0", filters: "setdar=4/3,scale=768:576:flags=bilinear")
-            let quality = try display.waitFor({
-                try display.screenshot(to: shot)
-                return try VirtualDisplay.psnr(shot, crop: (window.x, window.y, 768, 576), against: narrowed)
-            }, until: { $0 >= 30 })
+            let quality = try display.settledPSNR(shot: shot, crop: (window.x, window.y, 768, 576), against: narrowed, threshold: 30, timeout: 10)
             #expect(quality >= 30, "window PSNR \(quality) dB against ffmpeg's frame at 4:3, 768×576")
             print("--aspect 4:3 window against ffmpeg's setdar=4/3 frame: PSNR \(String(format: "%.1f", quality)) dB")
         }

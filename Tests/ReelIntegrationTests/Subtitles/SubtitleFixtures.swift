@@ -27,6 +27,31 @@ enum SubtitleFixtures {
         return (video, subtitles)
     }
 
+    /// The video of ``videoWithSubRip()`` and a WebVTT file of another name: three cues,
+    /// with bold, italics, an identifier, cue settings and a note (which none shows).
+    static func videoWithWebVTT() throws -> (video: String, subtitles: String) {
+        let (video, _) = try videoWithSubRip()
+        let subtitles = (video as NSString).deletingLastPathComponent + "/cues.vtt"
+        try write(subtitles, """
+            WEBVTT
+
+            NOTE made for Reel's tests
+
+            greeting
+            00:00:00.810 --> 00:00:02.290
+            <b>Bold</b> and <i>italic</i>
+
+            00:00:02.890 --> 00:00:04.090 align:start
+            Two lines,
+            one cue
+
+            00:04.410 --> 00:05.290
+            Short times & an ampersand
+
+            """)
+        return (video, subtitles)
+    }
+
     /// The video of ``videoWithSubRip()`` in Matroska with two SubRip tracks, neither
     /// marked default: English (that file's events) first, then French (the same times,
     /// other words).
@@ -97,6 +122,15 @@ enum SubtitleFixtures {
         // -copyts: by default ffmpeg moves each input to start at 0, the .sup's first picture too.
         return try Fixtures.made("pgs-boxes-6s.mkv", ["-copyts", "-i", video, "-i", sup, "-map", "0:v", "-map", "1:s", "-c", "copy",
                                                        "-metadata:s:s:0", "language=eng", "-disposition:s:0", "default"])
+    }
+
+    /// ``matroskaWithPGS()``'s pictures re-encoded by ffmpeg's `encoder` (`dvbsub` for DVB,
+    /// `dvdsub` for VobSub) at the same times: PGS gives a picture no end, so
+    /// `-fix_sub_duration` ends each where the next (empty) one starts.
+    static func matroskaWithPictures(encoder: String) throws -> String {
+        let pgs = try matroskaWithPGS()
+        return try Fixtures.made("\(encoder)-boxes-6s.mkv", ["-copyts", "-fix_sub_duration", "-i", pgs, "-map", "0", "-c:v", "copy", "-c:s", encoder,
+                                                            "-metadata:s:s:0", "language=eng", "-disposition:s:0", "default"])
     }
 
     /// Writes a PGS (`.sup`) file: display sets of presentation, window, palette, object

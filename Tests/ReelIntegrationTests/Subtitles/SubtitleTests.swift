@@ -20,6 +20,16 @@ import Testing
         try Self.compare(ours, theirs, plain, at: indices, eventFrames: Set(26...62).union(76...112))
     }
 
+    @Test(.timeLimit(.minutes(3))) func webVTTFileMatchesFFmpegsSubtitlesFilter() async throws {
+        let (video, subtitles) = try SubtitleFixtures.videoWithWebVTT()
+        // Cues 0.810–2.290, 2.890–4.090 and 4.410–5.290 s: first frames 21, 73 and 111, last 57, 102 and 132.
+        let indices = [0, 20, 21, 30, 57, 58, 72, 73, 90, 102, 103, 110, 111, 120, 132, 133, 149]
+        let ours = try await Self.shown(video, indices: Set(indices)) { $0.subtitleFiles = [subtitles] }
+        let theirs = try Self.ffmpegFrames(video, filter: "\(Self.accurateRGB),subtitles=\(subtitles)")
+        let plain = try Self.ffmpegFrames(video, filter: Self.accurateRGB)
+        try Self.compare(ours, theirs, plain, at: indices, eventFrames: Set(21...57).union(73...102).union(111...132))
+    }
+
     @Test(.timeLimit(.minutes(3))) func styledASSWithAnAttachedFontMatchesFFmpegsSubtitlesFilter() async throws {
         let (video, script) = try SubtitleFixtures.matroskaWithStyledASS()
         // Karaoke 0.51–2.49 s (frames 13–62), the sign 1.01–3.99 (26–99), the green line
@@ -36,8 +46,23 @@ import Testing
         #expect(Self.psnr(withoutFont[26], theirs[26]) < 35, "the attached font made no difference")
     }
 
-    @Test(.timeLimit(.minutes(3))) func pgsPicturesMatchFFmpegsOverlay() async throws {
-        let video = try SubtitleFixtures.matroskaWithPGS()
+    /// The three picture formats: PGS (written by the fixture), and DVB and VobSub
+    /// (ffmpeg's `dvbsub` and `dvdsub` encoders' versions of the same pictures).
+    enum PictureFormat: String, CaseIterable, CustomTestStringConvertible {
+        case pgs, dvb, vobSub
+        var testDescription: String { rawValue }
+        func fixture() throws -> String {
+            switch self {
+            case .pgs: try SubtitleFixtures.matroskaWithPGS()
+            case .dvb: try SubtitleFixtures.matroskaWithPictures(encoder: "dvbsub")
+            case .vobSub: try SubtitleFixtures.matroskaWithPictures(encoder: "dvdsub")
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)), arguments: PictureFormat.allCases)
+    func picturesMatchFFmpegsOverlay(_ format: PictureFormat) async throws {
+        let video = try format.fixture()
         // Boxes 1.010–2.490 and 3.010–4.490 s (the times the file was written with): first
         // frames 26 and 76, last 62 and 112.
         let indices = [0, 10, 25, 26, 30, 40, 50, 62, 63, 70, 75, 76, 80, 90, 100, 112, 113, 120, 140, 149]
@@ -53,12 +78,12 @@ import Testing
         for index in indices {
             let canvas = (26...62).contains(index) ? canvases[0] : (76...112).contains(index) ? canvases[1] : nil
             let expected = try canvas.map { try Self.ffmpegOverlay($0, on: plain[index]) } ?? plain[index]
-            let quality = Self.psnr(try #require(ours[index], "frame \(index) was not shown"), expected)
+            let quality = Self.psnr(try #require(ours[index], "\(format) frame \(index) was not shown"), expected)
             lowest = min(lowest, quality)
-            #expect(quality >= 40, "frame \(index): \(quality) dB against FFmpeg's overlay of its picture")
-            if canvas != nil { #expect(Self.psnr(expected, plain[index]) < 40, "frame \(index): FFmpeg's picture shows nothing") }
+            #expect(quality >= 40, "\(format) frame \(index): \(quality) dB against FFmpeg's overlay of its picture")
+            if canvas != nil { #expect(Self.psnr(expected, plain[index]) < 40, "\(format) frame \(index): FFmpeg's picture shows nothing") }
         }
-        print("pgsPicturesMatchFFmpegsOverlay(): lowest PSNR \(lowest) dB over \(indices.count) frames")
+        print("picturesMatchFFmpegsOverlay(\(format)): lowest PSNR \(lowest) dB over \(indices.count) frames")
     }
 
     /// The distinct non-empty pictures FFmpeg draws of `path`'s subtitle track (RGBA canvases), in order.

@@ -98,6 +98,22 @@ final class VirtualDisplay {
         return result
     }
 
+    /// The best PSNR of the screen's `crop` (screenshotted to `shot`) against `reference`
+    /// over `timeout` seconds, or the first that reaches `threshold` (a busy machine takes
+    /// a while to show a picture, or to build a 360° view's exact maps).
+    func settledPSNR(shot: String, crop: (x: Int, y: Int, width: Int, height: Int), against reference: String,
+                     threshold: Double, timeout: Double = 6) throws -> Double {
+        let deadline = Date().addingTimeInterval(timeout)
+        var best = -Double.infinity
+        repeat {
+            try screenshot(to: shot)
+            best = max(best, try Self.psnr(shot, crop: crop, against: reference))
+            if best >= threshold { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        return best
+    }
+
     /// The names of the windows that are shown now.
     func visibleWindowNames() throws -> [String] {
         let found = try Processes.run("xdotool", ["search", "--onlyvisible", "--name", ".", "getwindowname", "%@"], environment: ["DISPLAY": name])

@@ -43,6 +43,14 @@ struct EnginePolicyTests {
                 "one variant: nothing to decide")
     }
 
+    @Test func aPlaylistsFirstURIIsItsFirstSegmentOrVariant() {
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n\n#EXTINF:2.0,\n  seg0.ts  \n#EXTINF:2.0,\nseg1.ts\n"
+        #expect(EnginePolicy.firstURI(in: media, of: "https://h/live/index.m3u8?t=1") == "https://h/live/seg0.ts")
+        #expect(EnginePolicy.firstURI(in: media, of: "/srv/live/index.m3u8") == "/srv/live/seg0.ts")
+        #expect(EnginePolicy.firstURI(in: master, of: "http://h/m.m3u8") == "http://h/low/index.m3u8")
+        #expect(EnginePolicy.firstURI(in: "#EXTM3U\n#EXT-X-ENDLIST\n", of: "http://h/m.m3u8") == nil)
+    }
+
     @Test func aMediaPlaylistOrASingleVariantStaysWithFFmpeg() {
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
         #expect(EnginePolicy.decide("a.m3u8", head: Data(media.utf8)).engine == .ffmpeg)

@@ -113,8 +113,14 @@ public enum EnginePolicy {
     /// playlist that says whether the stream is live (a master does not).
     public static func firstVariantURL(in head: Data, of url: String) -> String? {
         guard let text = manifestText(head), hlsVariantCount(text) >= 2 else { return nil }
-        var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }[...]
-        while let line = lines.popFirst(), !line.hasPrefix("#EXT-X-STREAM-INF:") {}
+        return firstURI(in: text, of: url)
+    }
+
+    /// The first URI line of the HLS playlist `text` (a master's first variant, a media
+    /// playlist's first segment; a rendition's URI is an attribute, not a line), resolved
+    /// against the playlist's `url` (a URL or a file path).
+    public static func firstURI(in text: String, of url: String) -> String? {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let uri = lines.first(where: { !$0.isEmpty && !$0.hasPrefix("#") }) else { return nil }
         guard url.contains("://") else {
             return uri.hasPrefix("/") ? uri : URL(fileURLWithPath: url).deletingLastPathComponent().appendingPathComponent(uri).path

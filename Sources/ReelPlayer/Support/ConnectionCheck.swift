@@ -34,10 +34,8 @@ enum ConnectionCheck {
     /// `tls` checks it (within `timeout`, 5 s at most); nil when it is taken, or the check
     /// fails for another reason.
     static func certificateFailure(_ url: String, tls: TLSVerification, timeout: Double?) -> InputError? {
-        var options = DemuxOptions(timeout: min(timeout ?? 5, 5))
-        options.tls = tls
         do {
-            _ = try ResourceHead.read(url, limit: 1, options: options)
+            _ = try ResourceHead.read(url, limit: 1, options: probeOptions(tls: tls, timeout: timeout))
             return nil
         } catch {
             return error.reason == .untrustedCertificate ? error : nil
@@ -49,14 +47,12 @@ enum ConnectionCheck {
     /// `tls` says; nil otherwise. GStreamer's adaptive demuxer says only that it could not
     /// download fragments.
     static func segmentCertificateFailure(_ url: String, tls: TLSVerification, timeout: Double?) -> InputError? {
-        var options = DemuxOptions(timeout: min(timeout ?? 5, 5))
-        options.tls = tls
+        let options = probeOptions(tls: tls, timeout: timeout)
         var playlist = url
         for _ in 0..<2 {
             guard let head = try? ResourceHead.read(playlist, limit: 64 << 10, options: options),
                   let text = String(data: head, encoding: .utf8),
-                  let uri = text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty && !$0.hasPrefix("#") }),
-                  let next = URL(string: uri, relativeTo: URL(string: playlist))?.absoluteString else { return nil }
+                  let next = EnginePolicy.firstURI(in: text, of: playlist) else { return nil }
             guard next.lowercased().contains(".m3u8") else {
                 guard let refused = certificateFailure(next, tls: tls, timeout: timeout) else { return nil }
                 return InputError(.untrustedCertificate, operation: .open, url: url, code: refused.code, detail: refused.detail)
@@ -64,6 +60,13 @@ enum ConnectionCheck {
             playlist = next
         }
         return nil
+    }
+
+    /// A probe's options: the player's TLS checks, and its timeout up to 5 s.
+    private static func probeOptions(tls: TLSVerification, timeout: Double?) -> DemuxOptions {
+        var options = DemuxOptions(timeout: min(timeout ?? 5, 5))
+        options.tls = tls
+        return options
     }
 
     private static let defaultPorts = ["http": 80, "https": 443, "rtsp": 554, "rtmp": 1935]

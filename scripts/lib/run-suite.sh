@@ -6,9 +6,10 @@
 # threads they need for their events), then four lines of work side by side:
 # - the real-time suites that measure timing or load every core (PlaybackTests), one after
 #   another: the run's longest path;
-# - at a lower priority (nice 5), the libFuzzer targets' build (scripts/fuzz.sh; a second
-#   when they are built already), then all the parallel suites (FuzzTests runs those
-#   targets);
+# - the libFuzzer targets' build (scripts/fuzz.sh; a second when they are built already) at
+#   the lowest priority (nice 19: from nothing it compiles for minutes, and at nice 5 beside
+#   the first real-time tests it left a live camera's window 3.5 s behind), then at nice 5
+#   all the parallel suites (FuzzTests runs those targets);
 # - at nice 5, in two lines, the suites against real servers that go away and come back
 #   (ServerPlaybackTests), one after another, and after the first half the real-time suites
 #   that mostly wait (LightPlaybackTests: windows, commands), one after another: they wait on
@@ -79,7 +80,7 @@ tests 0 --filter "$units" || status=$?
 ended() { echo "run-suite: $1 ended at $SECONDS s"; }
 (
   status=0
-  nice -n 5 bash scripts/fuzz.sh || status=$?
+  nice -n 19 bash scripts/fuzz.sh || status=$?
   ended "the fuzzers' build"
   tests 5 --skip "$units" --skip "$chain" --skip "$light" --skip "$server" || status=$?
   ended "the parallel suites"

@@ -49,6 +49,9 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Stop after playing this many seconds (of the first input).")
     var duration: Double?
 
+    @Option(help: "Stop after showing this many video frames (as mpv's --frames): a live stream's count starts at its first picture, however late that comes.")
+    var frames: Int?
+
     @Option(help: "Volume, 0 to 100.")
     var volume: Double?
 
@@ -80,6 +83,13 @@ struct PlayCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("ab-loop-b"), help: "Loop back to --ab-loop-a on reaching this many seconds.")
     var abLoopB: Double?
+
+    @Option(name: .customLong("ab-loop-count"), help: ArgumentHelp("Go back to A this many times, then play on past B (as mpv's); inf loops for ever.",
+                                                                   valueName: "N|inf"))
+    var abLoopCount: String = "inf"
+
+    /// --ab-loop-count as the loop takes it: nil for ever.
+    private var abLoopTimes: Int? { Int(abLoopCount) }
 
     @Option(help: "Write the frame on screen at T seconds to a PNG file: T:FILE. May be repeated.")
     var snapshot: [String] = []
@@ -212,6 +222,11 @@ struct PlayCommand: AsyncParsableCommand {
         if (abLoopA == nil) != (abLoopB == nil) { throw ValidationError("--ab-loop-a and --ab-loop-b go together") }
         if let abLoopA, let abLoopB, !(abLoopA >= 0 && abLoopB > abLoopA) {
             throw ValidationError("--ab-loop-b must be after --ab-loop-a (got \(abLoopA) and \(abLoopB))")
+        }
+        if let frames, frames < 1 { throw ValidationError("--frames takes a number of frames from 1 (got \(frames))") }
+        if frames != nil && noVideo { throw ValidationError("--frames counts video frames; --no-video shows none") }
+        if abLoopCount != "inf" && !(Int(abLoopCount).map { $0 >= 0 } ?? false) {
+            throw ValidationError("--ab-loop-count takes a number of loops from 0, or inf (got \(abLoopCount))")
         }
         if pip && headless { throw ValidationError("--pip needs a window; it cannot be used with --headless") }
         guard overlayBudget.isFinite, overlayBudget >= 0 else { throw ValidationError("--overlay-budget takes millions of pixels a second from 0 (no limit) (got \(overlayBudget))") }
@@ -409,7 +424,12 @@ struct PlayCommand: AsyncParsableCommand {
         player.volume = volume.map { $0 / 100 } ?? resumed?.volume ?? 1
         player.rate = rate
         player.muted = mute
-        if let abLoopA, let abLoopB { player.abLoop = ABLoop(from: abLoopA, to: abLoopB) }
+        if let abLoopA, let abLoopB {
+            player.abLoop = ABLoop(from: abLoopA, to: abLoopB, times: abLoopTimes)
+        } else if abLoopTimes != nil {
+            // The count waits for points set with the l key.
+            player.abLoop = ABLoop(from: 0, to: 0, times: abLoopTimes)
+        }
         // A signal during opening found no playback to stop: end here the same way.
         if interrupts.received { player.stop() } else if !pause { player.play() }
         let talk: TalkBack?
@@ -430,13 +450,12 @@ struct PlayCommand: AsyncParsableCommand {
         reporter?.start()
         var failure: PlayerError?
         let end = duration.map { startTime + $0 }
-        // --duration: stop within a frame of the end, not at the next time event.
-        let stopper = end.map { end in
-            Task {
-                while !Task.isCancelled {
-                    if let position = player.currentTime, position >= end { player.stop(); return }
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
+        // --duration and --frames: stop within a frame of the end, not at the next time event.
+        let stopper = end == nil && frames == nil ? nil : Task { [frames] in
+            while !Task.isCancelled {
+                if let end, let position = player.currentTime, position >= end { player.stop(); return }
+                if let frames, player.statistics.framesShown >= frames { player.stop(); return }
+                try? await Task.sleep(for: .milliseconds(5))
             }
         }
         var failedItems: Set<Int> = []

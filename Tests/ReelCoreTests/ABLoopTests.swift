@@ -29,6 +29,20 @@ import Testing
         #expect(ABLoop(from: 7, to: 1).start == 1)
     }
 
+    @Test func aCountedLoopGoesBackThatManyTimesThenPassesB() {
+        var loop = ABLoop(from: 1, to: 2, times: 2)
+        #expect(loop.takeJump(at: 1.5) == nil, "inside the loop nothing is counted")
+        #expect(loop.takeJump(at: 2) == 1 && loop.remainingLoops == 1)
+        #expect(loop.takeJump(at: 2.04) == 1 && loop.remainingLoops == 0)
+        #expect(loop.takeJump(at: 2) == nil && loop.jumpTarget(at: 3) == nil, "spent: B is passed")
+        #expect(loop.isActive, "the points stay set, as mpv's do")
+        loop.toggle(at: 5)
+        #expect(!loop.isActive && loop.remainingLoops == 0, "the key does not renew a spent count")
+        var endless = ABLoop(from: 1, to: 2)
+        for _ in 0..<1000 { #expect(endless.takeJump(at: 2) == 1) }
+        #expect(ABLoop(from: 1, to: 2, times: 0).jumpTarget(at: 2) == nil)
+    }
+
     @Test func theDisplayNamesThePoints() {
         var loop = ABLoop()
         loop.toggle(at: 61.25)

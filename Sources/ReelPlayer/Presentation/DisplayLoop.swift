@@ -305,7 +305,7 @@ struct DisplayLoop {
         lastPresentedAt = shownAt
         var loopStart: Double?
         control.update { control in
-            loopStart = control.abLoop.jumpTarget(at: pts - session.startTime)
+            loopStart = control.abLoop.takeJump(at: pts - session.startTime)
             control.videoClock.set(pts, serial: serial, at: shownAt)
             control.videoClock.setSpeed(control.rate, at: shownAt)
             if control.externalClock.time(at: shownAt, currentSerial: serial) == nil {

@@ -91,8 +91,8 @@ extension LightPlaybackTests {
         /// position between its points.
         @Test(.timeLimit(.minutes(1))) func audioOrVideoAloneAndAnABLoop() throws {
             let clip = try Fixtures.seekable()
-            func statistics(_ arguments: [String], signalAfter seconds: Double? = nil) throws -> [String: Any] {
-                let result = try Processes.run(Paths.reel, ["play", "--headless", "--stats"] + arguments + [clip], timeout: 30, signal: seconds.map { (SIGINT, $0) })
+            func statistics(_ arguments: [String]) throws -> [String: Any] {
+                let result = try Processes.run(Paths.reel, ["play", "--headless", "--stats"] + arguments + [clip], timeout: 30)
                 #expect(result.status == 0, "\(arguments): \(result.stderr)")
                 let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
                 return report?["statistics"] as? [String: Any] ?? [:]
@@ -103,9 +103,17 @@ extension LightPlaybackTests {
             let videoOnly = try statistics(["--no-audio", "--duration", "1"])
             #expect((videoOnly["frames_shown"] as? Int).map { (24...27).contains($0) } == true, "\(videoOnly)")
             #expect(videoOnly["av_offset"] == nil, "no audio clock to be offset from")
-            let looped = try statistics(["--ab-loop-a", "0.5", "--ab-loop-b", "1"], signalAfter: 2.5)
-            #expect((looped["position"] as? Double).map { $0 >= 0.5 && $0 < 1.05 } == true, "\(looped)")
-            #expect((looped["frames_shown"] as? Int).map { $0 > 50 } == true, "played on in the loop: \(looped)")
+            // 90 frames at 25 fps, the last at 3.56 s without a loop; each time back to A shows
+            // again the 14 frames from the one on screen at 0.5 s (0.48) to B's (1.00), 0.56 s:
+            // three loops end at 1.88 s, past B (one more or fewer is 0.56 s away; a loop for ever
+            // ends between A and B). A frame dropped late moves the end 40 ms on.
+            let looped = try statistics(["--ab-loop-a", "0.5", "--ab-loop-b", "1", "--ab-loop-count", "3", "--frames", "90"])
+            let shown = looped["frames_shown"] as? Int ?? 0, dropped = looped["frames_dropped"] as? Int ?? 0
+            #expect((90...91).contains(shown), "\(looped)")
+            let lastFrame = 0.04 * Double(shown + dropped - 1) - 3 * 0.56
+            #expect((looped["position"] as? Double).map { abs($0 - lastFrame) < 0.1 } == true, "\(looped), the last frame at \(lastFrame) s")
+            let endless = try statistics(["--ab-loop-a", "0.5", "--ab-loop-b", "1", "--frames", "90"])
+            #expect((endless["position"] as? Double).map { $0 >= 0.5 && $0 < 1.05 } == true, "played on in the loop: \(endless)")
         }
 
         @Test func badInputFailsInOneLine() throws {
@@ -165,6 +173,9 @@ extension LightPlaybackTests {
                                          (["--no-audio", "--no-video"], "--no-audio and --no-video leave nothing to play"),
                                          (["--ab-loop-a", "2"], "--ab-loop-a and --ab-loop-b go together"),
                                          (["--ab-loop-a", "2", "--ab-loop-b", "1"], "--ab-loop-b must be after --ab-loop-a"),
+                                         (["--ab-loop-count", "2x"], "--ab-loop-count takes a number of loops from 0, or inf"),
+                                         (["--frames", "0"], "--frames takes a number of frames from 1"),
+                                         (["--frames", "5", "--no-video"], "--frames counts video frames"),
                                          (["--vr-k1", "20"], "--vr-k1 must be between -10 and 10"),
                                          (["--vr-chroma", "1:1"], "--vr-chroma takes three scales"),
                                          (["--vr-ipd", "130"], "--vr-ipd must be above 0 and at most --vr-screen-width"),

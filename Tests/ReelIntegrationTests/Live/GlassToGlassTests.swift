@@ -52,13 +52,16 @@ extension PlaybackTests {
 
         /// Camera → nginx-rtmp → `reel play --measure-latency`, told to play 0.5 s behind the
         /// newest media: the meter finds those 0.5 s and the transport's few milliseconds.
+        /// The players here stop after 150 pictures (2 s of warm-up, then about 90 measured),
+        /// not after seconds of the wall clock: a loaded machine's player, slow to connect,
+        /// measured fewer than 60 in 7 s.
         @Test(.timeLimit(.minutes(1))) func thePlayerMeasuresTheDelayItIsToldToKeep() throws {
             let server = try RTMPServer()
             defer { server.stop() }
             let camera = try publishCamera(to: server)
             defer { camera.stop() }
-            let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0.5", server.url("cam"),
-                                  signal: (SIGINT, 7))
+            let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0.5", "--frames", "150",
+                                  server.url("cam"))
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
             let result = try glass(played.stdout)
             print("RTMP, --latency 0.5: \(result)")
@@ -74,8 +77,8 @@ extension PlaybackTests {
                                                             "-o", "srt://127.0.0.1:\(port)?mode=listener&latency=20000"])
             defer { camera.stop() }
             try waitForUDPListener(on: port, camera)
-            let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0", "srt://127.0.0.1:\(port)?mode=caller&latency=20000",
-                                  signal: (SIGINT, 6))
+            let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0", "--frames", "150",
+                                  "srt://127.0.0.1:\(port)?mode=caller&latency=20000")
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
             let result = try glass(played.stdout)
             print("SRT, --latency 0: \(result)")
@@ -95,11 +98,11 @@ extension PlaybackTests {
                                                             "-o", "rtp://127.0.0.1:\(port)", "--sdp", sdp], errorPath: cameraLog)
             defer { camera.stop() }
             try waitFor("the camera's SDP", while: camera) { FileManager.default.fileExists(atPath: sdp) }
-            let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0", sdp, signal: (SIGINT, 6))
+            let played = try reel("play", "--headless", "--stats", "--measure-latency", "--latency-warmup", "2", "--latency", "0", "--frames", "150", sdp)
             #expect(played.status == 0, "\(played.stderr.suffix(1500))")
             let result = try glass(played.stdout)
             print("RTP, --latency 0: \(result)")
-            #expect(result["pictures", default: 0] >= 45 && result["unreadable"] == 0, "\(result)")
+            #expect(result["pictures", default: 0] >= 60 && result["unreadable"] == 0, "\(result)")
             // A hunt saw 470 ms once (rising through the run, nothing dropped): the player's whole
             // report and the camera's live line say where, should it come again.
             let report = (try? JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any])?["statistics"] ?? [:]
@@ -129,7 +132,10 @@ extension PlaybackTests {
             try #require(waitForText("glass p50", in: errors, timeout: 20) != nil, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
             var ages: [Double] = []
             var shotAt: [Date] = []
-            for _ in 0..<5 {
+            // A loaded CI's screenshot once held no readable code (1 of 5) while the player's
+            // meter read every one of the 186 pictures it presented: up to two are taken again.
+            var unreadable: [String] = []
+            while ages.count < 5 && unreadable.count <= 2 {
                 let started = Date()
                 let crop = "crop=\(window.width):\(window.height):\(window.x):\(window.y)"
                 let dump = directory.appendingPathComponent("screen.xwd").path
@@ -137,7 +143,7 @@ extension PlaybackTests {
                     "xwd -root -silent -display \(display.name) > '\(dump)' && ffmpeg -v error -nostdin -i '\(dump)' -vf \(crop),format=yuv420p -f yuv4mpegpipe - | '\(Paths.reel)' latency"])
                 let taking = Date().timeIntervalSince(started)
                 let read = (try? summary(shot.stdout)) ?? [:]
-                #expect(shot.status == 0 && read["pictures"] == 1 && read["unreadable"] == 0, "\(shot.stderr)")
+                if !(shot.status == 0 && read["pictures"] == 1 && read["unreadable"] == 0) { unreadable.append(shot.stderr) }
                 if let age = read["p50"] {
                     ages.append(age)
                     shotAt.append(started)
@@ -150,7 +156,8 @@ extension PlaybackTests {
             player.interrupt()
             #expect(player.waitForExit(within: 10) && player.exitStatus == 0, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
             let meter = try glass(String(contentsOfFile: report, encoding: .utf8))
-            print("live in a window: screenshots' pictures \(ages.map { String(format: "%.3f", $0) }) s old; the player's meter \(meter)")
+            print("live in a window: screenshots' pictures \(ages.map { String(format: "%.3f", $0) }) s old (\(unreadable.count) unreadable); the player's meter \(meter)")
+            #expect(ages.count == 5, "\(unreadable.count) screenshots unreadable: \(unreadable)")
             // The capture times advance as the screenshots do: live pictures, not one held.
             if ages.count == 5 {
                 let captured = zip(shotAt, ages).map { $0.timeIntervalSince1970 - $1 }

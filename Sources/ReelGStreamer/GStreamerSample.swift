@@ -71,8 +71,12 @@ final class GStreamerSample: StorageOwner, @unchecked Sendable {
         for plane in 0..<3 {
             let rows = plane == 0 ? height : (height + 1) / 2
             let rowBytes = (plane == 0 ? width : (width + 1) / 2) * sampleBytes
-            let offset = Int(reel_gst_video_info_plane_offset(&info, guint(plane)))
-            let stride = Int(reel_gst_video_info_plane_stride(&info, guint(plane)))
+            var offset = Int(reel_gst_video_info_plane_offset(&info, guint(plane)))
+            var stride = Int(reel_gst_video_info_plane_stride(&info, guint(plane)))
+            var metaOffset: gsize = 0, metaStride: gint = 0
+            if reel_gst_buffer_video_meta_plane(owner.buffer, guint(plane), &metaOffset, &metaStride) != 0 {
+                (offset, stride) = (Int(metaOffset), Int(metaStride))
+            }
             // What the caps say must lie inside the buffer GStreamer gave.
             guard stride >= rowBytes, offset >= 0, offset + (rows - 1) * stride + rowBytes <= size else {
                 throw GStreamerError("a picture's planes lie outside its buffer")

@@ -102,7 +102,8 @@ static GstPadProbeReturn reel_gst_offer_video_meta(GstPad *pad, GstPadProbeInfo 
         if (gst_buffer_pool_set_config(pool, config)) gst_query_add_allocation_pool(query, pool, (guint)GST_VIDEO_INFO_SIZE(&video), 0, 0);
         gst_object_unref(pool);
     }
-    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
+    /* Called again on the answer when the sink answers too. */
+    if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL)) gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
     return GST_PAD_PROBE_OK;
 }
 /* The appsink answers the allocation query as a video sink would: a pool of its own and

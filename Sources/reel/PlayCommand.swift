@@ -427,8 +427,7 @@ struct PlayCommand: AsyncParsableCommand {
         if let abLoopA, let abLoopB {
             player.abLoop = ABLoop(from: abLoopA, to: abLoopB, times: abLoopTimes)
         } else if abLoopTimes != nil {
-            // The count waits for points set with the l key.
-            player.abLoop = ABLoop(from: 0, to: 0, times: abLoopTimes)
+            player.abLoop = ABLoop(times: abLoopTimes)
         }
         // A signal during opening found no playback to stop: end here the same way.
         if interrupts.received { player.stop() } else if !pause { player.play() }

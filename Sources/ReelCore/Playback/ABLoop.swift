@@ -10,13 +10,15 @@ public struct ABLoop: Sendable, Equatable {
     /// set and are passed, as mpv's count does.
     public private(set) var remainingLoops: Int?
 
-    /// No loop.
-    public init() {}
+    /// No loop; one set later with the `l` key is taken `times` times (nil: for ever).
+    public init(times: Int? = nil) {
+        remainingLoops = times.map { max($0, 0) }
+    }
 
     /// A loop between two points, in either order, taken `times` times (nil: for ever);
     /// equal points make no loop.
     public init(from a: Double, to b: Double, times: Int? = nil) {
-        remainingLoops = times.map { max($0, 0) }
+        self.init(times: times)
         guard a != b, a.isFinite, b.isFinite else { return }
         start = min(a, b)
         end = max(a, b)

@@ -62,7 +62,7 @@ import Testing
     @Test func probesMPEGTSOverUDP() throws {
         let port = try SilentServer.unusedPort()
         let probe = try BackgroundProbe(["probe", "--json", "--timeout", "10", "udp://127.0.0.1:\(port)"])
-        Thread.sleep(forTimeInterval: 0.5)
+        try RTPStreams.waitUntilBound(Int(port))
         let sender = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", Fixtures.named("h264-mp3.ts").path,
                                                      "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"])
         defer { sender.stop() }
@@ -95,7 +95,7 @@ import Testing
         let publisher = try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-stream_loop", "-1",
                                                         "-i", Fixtures.named("h264-mp3.flv").path, "-c", "copy", "-f", "flv", url])
         defer { publisher.stop() }
-        Thread.sleep(forTimeInterval: 1)
+        try server.waitForPublisher(publisher)
         let result = try reel("probe", "--json", "--timeout", "10", url, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let streams = try streamsOf(result.stdout)

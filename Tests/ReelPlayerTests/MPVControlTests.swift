@@ -58,6 +58,24 @@ import Testing
         harness.player.stop()
     }
 
+    /// Loaded, before the first picture (here one that arrives a minute later on the test's
+    /// clock): mpv answers where playback starts; a socat client that asked at once was told
+    /// "property unavailable" by Reel.
+    @Test(.timeLimit(.minutes(1))) func thePositionIsWherePlaybackStartsBeforeThePicture() async throws {
+        let harness = PlayerHarness { _, _, clock, _ in
+            let engine = ScriptedEngine(clock: clock, duration: 4, audio: false)
+            engine.arrival = { _, start in start + 60 }
+            return engine
+        }
+        let session = MPVIPCSession(target: PlayerMPVTarget(player: harness.player) { _, _ in }, clientName: "ipc-0") { 0 }
+        try await harness.player.open(try #require(Playlist(["a.mp4"])))
+        #expect(harness.player.currentTime == nil, "no picture yet")
+        #expect(Self.ask(session, #"["get_property", "time-pos"]"#) == .success(0))
+        #expect(Self.ask(session, #"["get_property", "percent-pos"]"#) == .success(0))
+        #expect(Self.ask(session, #"["get_property", "time-remaining"]"#) == .success(4))
+        harness.player.stop()
+    }
+
     @Test(.timeLimit(.minutes(1))) func aPlayersEventsComeOutAsMpvs() async throws {
         var configuration = Player.Configuration()
         configuration.untimed = true

@@ -76,19 +76,21 @@ public final class PlayerMPVTarget: MPVControlTarget, @unchecked Sendable {
         }
         guard loaded, let info else { return nil }
         let video = info.preferredStream(of: .video)
-        let time = player.currentTime
+        // Before the first picture, where playback starts, as mpv answers (its last seek position):
+        // a client asking as soon as the file is loaded gets a time, not "property unavailable".
+        let time = player.currentTime ?? 0
         let duration = player.duration
         switch property {
         case "core-idle": return .bool(state != .playing)
         case "paused-for-cache": return .bool(state == .buffering)
         case "eof-reached": return .bool(state == .ended)
-        case "time-pos", "playback-time": return time.map(JSONValue.number)
+        case "time-pos", "playback-time": return .number(time)
         case "duration": return duration.map(JSONValue.number)
         case "percent-pos":
-            guard let time, let duration, duration > 0 else { return nil }
+            guard let duration, duration > 0 else { return nil }
             return .number(min(max(time / duration * 100, 0), 100))
         case "time-remaining":
-            guard let time, let duration else { return nil }
+            guard let duration else { return nil }
             return .number(max(duration - time, 0))
         case "demuxer-cache-time": return player.bufferedTime.map(JSONValue.number)
         case "volume": return .number(player.volume * 100)

@@ -151,7 +151,9 @@ extension PlaybackTests {
             let seen = Array(adjustments(events).dropFirst(beforeResuming))
             let back = try #require(backAt, "no jump back on target within 5 s: \(seen)")
             print(String(format: "live jump: 4 s behind, on target %.2f s after playing again; %@", back - resumedAt, "\(seen)"))
-            #expect(back - resumedAt < 2, "a second to measure, then at once")
+            // A second to measure, then at once (CI: 1.21 to 1.25 s); catching up at a tenth faster
+            // would take 37 s, and is refused below too.
+            #expect(back - resumedAt < 3, "a second to measure, then at once")
             #expect(!seen.contains { if case .catchingUp = $0 { true } else { false } }, "beyond the bound, a jump: \(seen)")
             #expect(statistics.liveJumps >= 1)
         }

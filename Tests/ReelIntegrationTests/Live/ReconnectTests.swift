@@ -89,7 +89,8 @@ extension ServerPlaybackTests {
             let offsets = sync.offsets
             print(String(format: "publisher restarted: picture back %.2f s after it was back, held %.0f ms; flash minus beep from the next on: %@ ms", pictureBack,
                          held.count == 2 ? (held[1] - held[0]) * 1000 : -1, offsets.map { String(format: "%+.0f", $0 * 1000) }.joined(separator: " ")))
-            #expect(pictureBack <= 2)
+            // CI: 1.18 to 1.21 s, a loaded machine's share of it the publisher's start.
+            #expect(pictureBack <= 3)
             #expect(offsets.count >= 6 && offsets.allSatisfy { abs($0) <= 1.0 / 25 }, "\(offsets); \(interesting())")
         }
 

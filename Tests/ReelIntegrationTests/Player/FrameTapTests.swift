@@ -95,9 +95,13 @@ extension PlaybackTests {
             #expect(subscription.waitUntilIdle(timeout: 5))
 
             let shown = video.shown.count
-            print("presented \(shown), slow subscriber got \(subscription.deliveredFrames), lost \(subscription.droppedFrames); dropped by playback: \(slow.framesDropped) (without the subscriber: \(baseline.framesDropped)); longest interval \(slow.longestFrameInterval ?? 0) s")
-            #expect(slow.framesDropped <= baseline.framesDropped, "the slow subscriber made playback drop frames")
-            #expect((slow.longestFrameInterval ?? 1) < 0.08, "a presentation gap of \(slow.longestFrameInterval ?? 0) s")
+            let times = video.shown.map(\.deviceTime)
+            // A subscriber that held presentation up would stretch every interval to its 100 ms; a
+            // loaded machine stalls one or two now and then (88 to 124 ms seen beside other suites).
+            let stalls = zip(times, times.dropFirst()).filter { $1 - $0 >= 0.1 }.count
+            print("presented \(shown), slow subscriber got \(subscription.deliveredFrames), lost \(subscription.droppedFrames); dropped by playback: \(slow.framesDropped) (without the subscriber: \(baseline.framesDropped)); longest interval \(slow.longestFrameInterval ?? 0) s, \(stalls) of 100 ms or more")
+            #expect(slow.framesDropped <= baseline.framesDropped + 2, "the slow subscriber made playback drop frames")
+            #expect(shown >= 70 && stalls <= 2, "\(shown) presented, \(stalls) intervals of 100 ms or more (the longest \(slow.longestFrameInterval ?? 0) s)")
             #expect(subscription.droppedFrames > 30, "a 100 ms/frame consumer of 25 fps must lose most frames")
             #expect(subscription.deliveredFrames + subscription.droppedFrames == shown)
             let indices = handled.copy()

@@ -48,8 +48,9 @@ extension ServerPlaybackTests {
         }
 
         @Test(.timeLimit(.minutes(1))) func aStallingServerMeansBufferingThenPlayingAgain() async throws {
-            // 2 s of media, then nothing for 3.5 s: playback starves after about 2 s.
-            let server = try ScriptedHTTPServer(serving: try streamFile(), fraction: 0.2, then: .stall(seconds: 3.5))
+            // 2 s of media, then nothing for 5 s: playback starves after about 2 s, and stays
+            // starved well past the half second the test watches it (a slow start shortens it).
+            let server = try ScriptedHTTPServer(serving: try streamFile(), fraction: 0.2, then: .stall(seconds: 5))
             defer { server.stop() }
             var configuration = Player.Configuration()
             configuration.input.timeout = 10

@@ -26,7 +26,8 @@ extension LightPlaybackTests {
                 let crop = (window.x + min(max(pointer - 80, 0), 640 - 160), window.y + 360 - 90 - 4, 160, 90)
                 let started = monotonicSeconds()
                 let shot = directory.appendingPathComponent("hover-\(fraction).png").path
-                let quality = try display.waitFor(timeout: 10, {
+                // Thumbnails are made at nice 15: a loaded CI took up to 4.3 s for one.
+                let quality = try display.waitFor(timeout: 30, {
                     try display.screenshot(to: shot)
                     return try VirtualDisplay.psnr(shot, crop: crop, against: reference)
                 }, until: { $0 >= 40 })
@@ -117,7 +118,7 @@ extension LightPlaybackTests {
                          still.dropped, sweeping.dropped, still.longest, sweeping.longest))
             // Bounds for a loaded machine, where either run may lose a few frames to others.
             #expect(still.dropped >= 0 && sweeping.dropped >= 0 && sweeping.dropped <= still.dropped + 8, "frames dropped: \(still.dropped) without, \(sweeping.dropped) with")
-            #expect(sweeping.longest > 0 && sweeping.longest <= max(still.longest, 0.1) * 2, "longest gap: \(still.longest) s without, \(sweeping.longest) s with")
+            #expect(sweeping.longest > 0 && sweeping.longest <= max(still.longest, 0.15) * 2, "longest gap: \(still.longest) s without, \(sweeping.longest) s with")
         }
     }
 }

@@ -30,11 +30,12 @@ extension PlaybackTests {
                 }.start()
             }
             #expect(status == 0)
-            try await Task.sleep(for: .milliseconds(300))
+            // ffmpeg decodes 75 pictures from the file sent, a keyframe every 25: the receiver
+            // has them all once its jitter buffer lets the last one go.
+            let expected = try RTPStreams.frameHashes(sent).count
+            for _ in 0..<200 where receiver.statistics.accessUnits < expected { try await Task.sleep(for: .milliseconds(50)) }
             let statistics = await receiver.stop()
             let (count, keyframes, bytes) = await consumer.value
-            // ffmpeg decodes 75 pictures from the file sent, a keyframe every 25.
-            let expected = try RTPStreams.frameHashes(sent).count
             #expect(count == expected && keyframes == 3 && bytes > 0, "\(count) access units, \(keyframes) keyframes")
             #expect(statistics.accessUnits == count && statistics.packets.lost == 0)
             await receiver.waitUntilFinished()

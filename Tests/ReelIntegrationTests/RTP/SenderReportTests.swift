@@ -134,7 +134,9 @@ extension PlaybackTests {
             print("RTCP SR through libavformat's RTP demuxer: \(times.count) of \(pictures.count) pictures with a capture time, "
                   + "\(String(format: "%.3f", disagreement * 1000)) ms from the reports' mapping at most, on the wire \(String(format: "%.3f", median * 1000)) ms after it (median)")
             #expect(times.count >= 145 && pictures.count == 150, "\(times.count) capture times for \(pictures.count) pictures")
-            #expect(disagreement < 0.001 && abs(median) < 0.001)
+            // The mapping to the millisecond; the wire within 5 ms, as for the file above (a
+            // sleeping sender on a loaded machine wakes a millisecond or so late).
+            #expect(disagreement < 0.001 && abs(median) < 0.005, "\(disagreement) s from the mapping at most, on the wire \(median) s after it")
         }
 
         /// Reel's receiver maps each access unit to its capture time with the reports.

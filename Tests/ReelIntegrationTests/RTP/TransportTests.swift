@@ -84,8 +84,10 @@ extension ServerPlaybackTests {
             server.waitUntilSent()
             let counts = RTPStreams.packetCounts(try receiver.report())
             #expect(server.firstMessage == "hello")
-            // 2.5 s of silence from the server at one heartbeat per 0.25 s.
-            #expect(server.heartbeatsDuringStall >= 8, "\(server.heartbeatsDuringStall) heartbeats during the stall")
+            // 2.5 s of silence from the server at one heartbeat per 0.25 s: 10 on time. A receiver
+            // that stops sending them sends 0 or 1; a loaded machine delays each one a little, and
+            // the next is scheduled a whole interval after it is sent.
+            #expect(server.heartbeatsDuringStall >= 5, "\(server.heartbeatsDuringStall) heartbeats during the stall")
             #expect(counts["received"] == packets.count && counts["lost"] == 0, "\(counts)")
             try Self.expectSameFrames(recording, as: sent, "UDP hello/heartbeat")
             print("RTP hello: \(server.heartbeatsDuringStall) heartbeats while the server stalled 2.5 s; the stream resumed")
@@ -99,7 +101,7 @@ extension ServerPlaybackTests {
             #expect(try String(contentsOfFile: sdp, encoding: .utf8).contains("IN IP6 ::1"))
             let recording = directory.appendingPathComponent("got.h264").path
             let receiver = try RTPStreams.Receiver(["--sdp", sdp, "--record", recording, "--idle-timeout", "1.5"], directory: directory)
-            Thread.sleep(forTimeInterval: 1)
+            try RTPStreams.waitUntilBound(port)
             #expect(try Processes.run("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", sent, "-c", "copy", "-f", "rtp", "rtp://[::1]:\(port)"]).status == 0)
             _ = try receiver.report()
             try Self.expectSameFrames(recording, as: sent, "UDP/IPv6")

@@ -28,11 +28,16 @@ extension LightPlaybackTests {
             #expect(window.width == 736, "window \(window)")
             Thread.sleep(forTimeInterval: 1.5)
             try display.press("space", inWindowTitled: "demo.mp4")
-            Thread.sleep(forTimeInterval: 0.5)
+            // Paused once two screenshots half a second apart are the same in the middle (a loaded
+            // machine may take a moment over the key): a player that never pauses fails here.
             let first = directory.appendingPathComponent("paused-1.png").path, second = directory.appendingPathComponent("paused-2.png").path
-            try display.screenshot(to: first)
-            Thread.sleep(forTimeInterval: 0.5)
-            try display.screenshot(to: second)
+            let middle = (window.x + 270, window.y + 200, 200, 180)
+            let (shown, later) = try display.waitFor(timeout: 5, { () throws -> ([UInt8], [UInt8]) in
+                try display.screenshot(to: first)
+                Thread.sleep(forTimeInterval: 0.5)
+                try display.screenshot(to: second)
+                return (try Self.gray(first, middle), try Self.gray(second, middle))
+            }, until: { $0.0 == $0.1 })
 
             // The transparent top left corner is a checkerboard of 16-pixel squares.
             let corner = try Self.gray(first, (window.x, window.y, 32, 32))
@@ -43,8 +48,6 @@ extension LightPlaybackTests {
                         "corner: \(corner[4 * 32 + 4]) \(corner[4 * 32 + 20]) \(corner[20 * 32 + 4]) \(corner[20 * 32 + 20])")
             }
             // The opaque middle is the animation, not the checkerboard; paused, it stays still.
-            let middle = (window.x + 270, window.y + 200, 200, 180)
-            let shown = try Self.gray(first, middle), later = try Self.gray(second, middle)
             let checkerLevels = shown.filter { abs(Int($0) - 204) <= 1 || abs(Int($0) - 153) <= 1 }.count
             #expect(checkerLevels < shown.count / 4, "the middle looks like the checkerboard")
             #expect(shown == later, "the picture moved while paused")

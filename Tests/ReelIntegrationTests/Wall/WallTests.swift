@@ -294,7 +294,9 @@ extension ServerPlaybackTests {
             let numbers = during.compactMap { Self.number(in: $0, stride: 640, x: 320, y: 0, width: 320, height: 180) }
             let steps = zip(numbers, numbers.dropFirst()).map { ($1 - $0 + 120) % 120 }.filter { $0 != 0 }
             #expect(numbers.count == during.count, "camera 2 unreadable in \(during.count - numbers.count) wall pictures")
-            #expect(steps.allSatisfy { $0 <= 2 }, "camera 2 during camera 1's outage: \(numbers)")
+            // Camera 2 (15 a second) goes on: a tile held up while camera 1's reconnects wait on
+            // their timeouts would skip a dozen numbers or more; a loaded machine's late paint, a few.
+            #expect(steps.allSatisfy { $0 <= 4 }, "camera 2 during camera 1's outage: \(numbers)")
             let one = during.compactMap { Self.number(in: $0, stride: 640, x: 0, y: 0, width: 320, height: 180) }
             print("wall faults: camera 1 away for \((backAt ?? 0) - (cutAt ?? 0)) wall pictures (\(reconnectingLine ?? "")), camera 2 \(steps.count) steps, "
                   + "largest \(steps.max() ?? 0); \(silentLine ?? ""); \(lockedLine ?? ""); camera 1 readable in \(one.count) of \(during.count)")

@@ -73,6 +73,11 @@ import Testing
         #expect(Self.ask(session, #"["get_property", "time-pos"]"#) == .success(0))
         #expect(Self.ask(session, #"["get_property", "percent-pos"]"#) == .success(0))
         #expect(Self.ask(session, #"["get_property", "time-remaining"]"#) == .success(4))
+        // Opened at 1 s: there, not at 0.
+        try await harness.player.open(try #require(Playlist(["a.mp4"])), startingAt: 1)
+        #expect(Self.ask(session, #"["get_property", "time-pos"]"#) == .success(1))
+        #expect(Self.ask(session, #"["get_property", "percent-pos"]"#) == .success(25))
+        #expect(Self.ask(session, #"["get_property", "time-remaining"]"#) == .success(3))
         harness.player.stop()
     }
 

@@ -37,8 +37,10 @@ bundle=("$(swift build -c release --show-bin-path)/ReelPackageTests.xctest" --te
 export NO_COLOR=1
 # A test process still running after this many seconds has hung (each takes minutes): its
 # threads' stacks are printed and it is stopped, so that a hang is a red run that shows
-# where, not a CI timeout that shows nothing.
-limit=${REEL_TEST_PROCESS_LIMIT:-1200}
+# where, not a CI timeout that shows nothing. The real-time chain takes ~15 minutes on
+# this project's slowest machine, and 20 beside a flake hunt's two busy loops (one run was
+# stopped at 1200 s, mid-test, with nothing hung).
+limit=${REEL_TEST_PROCESS_LIMIT:-1800}
 # tests NICENESS [test bundle arguments]
 tests() {
   local niceness=$1

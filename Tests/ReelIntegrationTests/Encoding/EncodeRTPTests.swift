@@ -25,7 +25,8 @@ extension PlaybackTests {
                                                  errorPath: directory.appendingPathComponent("rtp-\(codec).err").path)
             defer { receiver.stop() }
             Thread.sleep(forTimeInterval: 1.5)
-            let sent = try Processes.run(Paths.reel, arguments + ["--stats"], timeout: 60)
+            // 2 s of 720p through x265 took over 60 s beside a flake hunt's two busy loops.
+            let sent = try Processes.run(Paths.reel, arguments + ["--stats"], timeout: 240)
             #expect(sent.status == 0, "\(sent.stderr)")
             #expect(sent.stdout.contains("\"packetsSent\""))
             for _ in 0..<100 where receiver.isRunning { Thread.sleep(forTimeInterval: 0.1) }

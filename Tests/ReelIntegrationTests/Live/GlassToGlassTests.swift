@@ -168,10 +168,12 @@ extension PlaybackTests {
                 #expect(medianAge < 1 + medianTaking, "screenshots' pictures \(ages) s old; taking them took \(takings) s")
             }
             // The capture times advance as the screenshots do: live pictures, not one held (a held
-            // one advances by nothing), judged over the whole run so that one late shot is no failure.
-            if ages.count == 5, let first = shotAt.first, let last = shotAt.last {
+            // one advances by nothing). One late shot may break one pair; a window held for two
+            // shots' spacing breaks two.
+            if ages.count == 5 {
                 let captured = zip(shotAt, ages).map { $0.timeIntervalSince1970 - $1 }
-                #expect(captured[4] - captured[0] > 0.5 * last.timeIntervalSince(first), "captured at \(captured), shot at \(shotAt.map(\.timeIntervalSince1970))")
+                let advancing = zip(captured, captured.dropFirst()).filter { $1 - $0 > 0.2 }.count
+                #expect(advancing >= 3, "captured at \(captured), shot at \(shotAt.map(\.timeIntervalSince1970))")
             }
             #expect(meter["pictures", default: 0] >= 60 && meter["unreadable"] == 0, "\(meter)")
         }

@@ -38,6 +38,11 @@ extension LightPlaybackTests {
                 try display.screenshot(to: second)
                 return (try Self.gray(first, middle), try Self.gray(second, middle))
             }, until: { $0.0 == $0.1 })
+            // And still half a second later: a player that goes on drawing is still for no longer.
+            Thread.sleep(forTimeInterval: 0.5)
+            let third = directory.appendingPathComponent("paused-3.png").path
+            try display.screenshot(to: third)
+            #expect(try Self.gray(third, middle) == later, "the picture moved while paused")
 
             // The transparent top left corner is a checkerboard of 16-pixel squares.
             let corner = try Self.gray(first, (window.x, window.y, 32, 32))

@@ -85,7 +85,8 @@ struct VAPPlayCommand: AsyncParsableCommand {
             case .failed(let error): failure = error.description
             default: break
             }
-            if events { print(Self.json(event)) }
+            // Written at once, not held in stdout's buffer: whoever reads the events reads them as they happen.
+            if events { FileHandle.standardOutput.write(Data((Self.json(event) + "\n").utf8)) }
         }
         await player.waitUntilFinished()
         withExtendedLifetime(interrupts) {}

@@ -13,10 +13,14 @@ extension PlaybackTests {
             let sdp = try RTPStreams.writeSDP(for: sent, to: "rtp://127.0.0.1:\(port)", in: directory)
             let receiver = try RTPReceiver(configuration: .init(description: try SessionDescription(parsing: String(contentsOfFile: sdp, encoding: .utf8))))
             let units = try await receiver.accessUnits()
+            // ffmpeg decodes 75 pictures from the file sent, a keyframe every 25.
+            let expected = try RTPStreams.frameHashes(sent).count
+            let (counted, counting) = AsyncStream<Int>.makeStream()
             let consumer = Task {
                 var count = 0, keyframes = 0, bytes = 0
                 for await unit in units {
                     count += 1
+                    counting.yield(count)
                     if unit.isKeyframe { keyframes += 1 }
                     bytes += unit.annexB.count
                 }
@@ -30,10 +34,12 @@ extension PlaybackTests {
                 }.start()
             }
             #expect(status == 0)
-            // ffmpeg decodes 75 pictures from the file sent, a keyframe every 25: the receiver
-            // has them all once its jitter buffer lets the last one go.
-            let expected = try RTPStreams.frameHashes(sent).count
-            for _ in 0..<200 where receiver.statistics.accessUnits < expected { try await Task.sleep(for: .milliseconds(50)) }
+            // The receiver has them all once its jitter buffer lets the last one go: waited for as
+            // the consumer counts it, within a bound a loaded machine keeps.
+            let allIn = Task { for await count in counted where count >= expected { return true }; return false }
+            let bound = Task { try await Task.sleep(for: .seconds(30)); allIn.cancel() }
+            #expect(await allIn.value, "not all \(expected) access units within 30 s")
+            bound.cancel()
             let statistics = await receiver.stop()
             let (count, keyframes, bytes) = await consumer.value
             #expect(count == expected && keyframes == 3 && bytes > 0, "\(count) access units, \(keyframes) keyframes")

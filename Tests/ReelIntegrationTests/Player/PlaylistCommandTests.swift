@@ -41,7 +41,7 @@ extension LightPlaybackTests {
             #expect((report?["statistics"] as? [String: Any])?["frames_shown"] as? Int == 3 * frames, "\(looped.stdout)")
 
             // A bare --loop-playlist is inf: the two items come round again and again until a signal.
-            let endless = try reel("play", "--headless", "--untimed", "--loop-playlist", clips[0], clips[1], timeout: 30, signal: (SIGINT, after: 4))
+            let endless = try reel("play", "--headless", "--untimed", "--loop-playlist", clips[0], clips[1], timeout: 30, signal: ProcessSignal(SIGINT, after: 0.2, onceOutputHas: "Playing: ", count: 4))
             #expect(endless.status == 0, "\(endless.stderr)")
             let items = playing(endless.stderr)
             #expect(items.count >= 4 && items.enumerated().allSatisfy { $0.element == clips[$0.offset % 2] }, "\(items)")

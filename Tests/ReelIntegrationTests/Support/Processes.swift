@@ -7,14 +7,34 @@ struct ProcessResult {
     var stderr: String
     var seconds: Double
     var timedOut: Bool
+    /// When the signal asked for was sent, in seconds from the start; nil when it was not.
+    var signalledAt: Double? = nil
+}
+
+/// A signal a test sends a running program, as Ctrl-C or `kill` would: `after` seconds
+/// once its output (standard output or error) holds `text` `count` times, or after its
+/// start when there is no text. Waiting for the program's own word first holds on a
+/// loaded machine, where starting alone may take longer than a fixed delay.
+struct ProcessSignal {
+    var number: Int32
+    var after: Double
+    var text: String?
+    var count: Int
+
+    init(_ number: Int32, after: Double, onceOutputHas text: String? = nil, count: Int = 1) {
+        self.number = number
+        self.after = after
+        self.text = text
+        self.count = count
+    }
 }
 
 enum Processes {
     /// Runs `executable` with `arguments`, killing it after `timeout` seconds; `signal`
-    /// sends it a signal that many seconds after it started (as Ctrl-C or `kill` would).
+    /// is sent to it while it runs, as its plan says.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], timeout: Double = 120,
-                    environment: [String: String] = [:], signal: (number: Int32, after: Double)? = nil) throws -> ProcessResult {
+                    environment: [String: String] = [:], signal: ProcessSignal? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
         process.arguments = arguments
@@ -34,11 +54,18 @@ enum Processes {
         let start = Date()
         try process.run()
         var timedOut = false
-        var signalled = false
+        var signalledAt: Double?
+        var countdownFrom: Date? = signal?.text == nil ? start : nil
         while process.isRunning {
-            if let signal, !signalled, Date().timeIntervalSince(start) >= signal.after {
-                kill(process.processIdentifier, signal.number)
-                signalled = true
+            if let signal, signalledAt == nil {
+                if countdownFrom == nil, let text = signal.text {
+                    let output = [outURL, errURL].map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }.joined()
+                    if output.components(separatedBy: text).count > signal.count { countdownFrom = Date() }
+                }
+                if let countdownFrom, Date().timeIntervalSince(countdownFrom) >= signal.after {
+                    kill(process.processIdentifier, signal.number)
+                    signalledAt = Date().timeIntervalSince(start)
+                }
             }
             if Date().timeIntervalSince(start) > timeout {
                 timedOut = true
@@ -55,7 +82,7 @@ enum Processes {
         return ProcessResult(status: process.terminationStatus,
                              stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
                              stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
-                             seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+                             seconds: Date().timeIntervalSince(start), timedOut: timedOut, signalledAt: signalledAt)
     }
 
     /// ``run(_:_:timeout:environment:signal:)`` on a thread of its own, awaited: a long run
@@ -226,7 +253,7 @@ enum Paths {
 }
 
 /// Runs the `reel` command line.
-func reel(_ arguments: String..., timeout: Double = 120, signal: (number: Int32, after: Double)? = nil) throws -> ProcessResult {
+func reel(_ arguments: String..., timeout: Double = 120, signal: ProcessSignal? = nil) throws -> ProcessResult {
     try Processes.run(Paths.reel, arguments, timeout: timeout, signal: signal)
 }
 

@@ -126,7 +126,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let tapped = directory.appendingPathComponent("shown.y4m").path
         let result = try reel("vap", "play", "--headless", "--loops", "0", "--events", "--tap", "y4m:" + tapped, try Self.fixture("demo.mp4"),
-                              timeout: 30, signal: (signal, 2))
+                              timeout: 30, signal: ProcessSignal(signal, after: 1, onceOutputHas: "\"frame\""))
         #expect(result.status == 0 && !result.timedOut, "exit \(result.status): \(result.stderr)")
         let events = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(events.last?["event"] as? String == "completed")

@@ -2,34 +2,35 @@ import CGStreamer
 import ReelCore
 import ReelFFmpeg
 
-/// A GStreamer sample whose buffer stays mapped for reading as long as a frame over it
-/// lives: Reel's frames point into GStreamer's memory without a copy, as they point into
-/// FFmpeg's.
+/// A GStreamer buffer that stays mapped for reading as long as a frame over it lives:
+/// Reel's frames point into GStreamer's memory without a copy, as they point into FFmpeg's.
+///
+/// It holds the sample's buffer, never the sample: appsink hands out one sample object
+/// again and again, and after a flush (a seek back to the start at the end) GStreamer
+/// 1.22 writes the caps into it without first making it writable; a sample still held by
+/// a frame on screen made that a `gst_sample_is_writable` CRITICAL.
 final class GStreamerSample: StorageOwner, @unchecked Sendable {
-    private let sample: OpaquePointer
     private let buffer: UnsafeMutablePointer<GstBuffer>
     let map: UnsafeMutablePointer<GstMapInfo>
+    /// The buffer's time on the stream's timeline (see ``streamTime(of:in:)``).
+    let pts: Int64?
 
-    /// Takes `sample` (its reference is this owner's) and maps its buffer.
+    /// Maps `sample`'s buffer, with a reference of its own on it; the sample stays the caller's.
     private init(_ sample: OpaquePointer) throws(GStreamerError) {
-        guard let buffer = gst_sample_get_buffer(sample) else {
-            gst_sample_unref(sample)
-            throw GStreamerError("a sample without a buffer")
-        }
+        guard let buffer = gst_sample_get_buffer(sample) else { throw GStreamerError("a sample without a buffer") }
         map = .allocate(capacity: 1)
         guard gst_buffer_map(buffer, map, GST_MAP_READ) != 0 else {
             map.deallocate()
-            gst_sample_unref(sample)
             throw GStreamerError("cannot map a buffer for reading")
         }
-        self.sample = sample
-        self.buffer = buffer
+        self.buffer = gst_buffer_ref(buffer)
+        pts = Self.streamTime(of: buffer, in: sample)
     }
 
     deinit {
         gst_buffer_unmap(buffer, map)
         map.deallocate()
-        gst_sample_unref(sample)
+        gst_buffer_unref(buffer)
     }
 
     /// GStreamer's nanoseconds.
@@ -38,7 +39,7 @@ final class GStreamerSample: StorageOwner, @unchecked Sendable {
     /// The buffer's time on the stream's timeline, the one FFmpeg reports: a buffer's own
     /// timestamp keeps the container's offsets (an MP4's edit list that hides a B-frame
     /// delay), which the sample's segment maps away.
-    private var pts: Int64? {
+    private static func streamTime(of buffer: UnsafeMutablePointer<GstBuffer>, in sample: OpaquePointer) -> Int64? {
         let pts = reel_gst_buffer_pts(buffer)
         guard pts != reel_gst_clock_time_none() else { return nil }
         guard let segment = gst_sample_get_segment(sample) else { return Int64(clamping: pts) }
@@ -50,8 +51,9 @@ final class GStreamerSample: StorageOwner, @unchecked Sendable {
     }
 
     /// An I420 or I420_10LE sample as a `yuv420p` or `yuv420p10le` frame over its buffer,
-    /// with the colorimetry its caps name.
+    /// with the colorimetry its caps name. Takes `sample` (its reference is released here).
     static func videoFrame(_ sample: OpaquePointer) throws(GStreamerError) -> VideoFrame {
+        defer { gst_sample_unref(sample) }
         let owner = try GStreamerSample(sample)
         var info = GstVideoInfo()
         guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&info, caps) != 0 else { throw GStreamerError("a picture without its format") }
@@ -99,8 +101,9 @@ final class GStreamerSample: StorageOwner, @unchecked Sendable {
         return frame
     }
 
-    /// An interleaved F32LE sample as a `flt` audio frame over its buffer.
+    /// An interleaved F32LE sample as a `flt` audio frame over its buffer. Takes `sample`.
     static func audioFrame(_ sample: OpaquePointer) throws(GStreamerError) -> AudioFrame {
+        defer { gst_sample_unref(sample) }
         let owner = try GStreamerSample(sample)
         var info = GstAudioInfo()
         guard let caps = gst_sample_get_caps(sample), gst_audio_info_from_caps(&info, caps) != 0 else { throw GStreamerError("sound without its format") }

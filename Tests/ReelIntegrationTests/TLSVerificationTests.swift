@@ -113,4 +113,44 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.contains("the server's TLS certificate is not trusted"),
                 "\(engine), segments on a self-signed server: exit \(refused.status), \(refused.stderr)")
     }
+
+    /// The library checks as the command line does: a ``Player`` opening the stream with
+    /// the default ``TLSVerification`` fails with the refusal, and plays it to its end with
+    /// the authority named or with checking off. Through the GStreamer engine the named
+    /// authority is left to the command-line test above: it stays the process's (GIO's
+    /// default database), and this process runs every other suite.
+    @Test(.timeLimit(.minutes(1)), arguments: PlaybackEngineKind.allCases)
+    func thePlayersConfigurationChecksAsTheCommandLineDoes(engine: PlaybackEngineKind) async throws {
+        let certificates = try Certificates()
+        let server = try StaticWebServer(root: try Self.media(), tls: certificates.signed)
+        defer { server.stop() }
+        let url = server.url("clip.ts")
+        func player(_ tls: TLSVerification) -> (Player, RecordingVideoOutput) {
+            var configuration = Player.Configuration()
+            configuration.untimed = true
+            configuration.engine = .only(engine)
+            configuration.input.tls = tls
+            let video = RecordingVideoOutput()
+            return (Player(configuration: configuration, videoOutput: { video }, audioOutput: { HeadlessAudioOutput(untimed: true) }), video)
+        }
+        let (refusing, _) = player(TLSVerification())
+        do {
+            try await refusing.open(url)
+            Issue.record("\(engine): the default checking opened a certificate of the test's authority")
+        } catch {
+            #expect("\(error)".hasPrefix(Self.refusal(url).dropFirst("reel: ".count)), "\(engine): \(error)")
+        }
+        #expect(refusing.state == .failed)
+        var accepted: [TLSVerification] = [TLSVerification(isOn: false)]
+        if engine == .ffmpeg { accepted.append(TLSVerification(authorities: certificates.authority)) }
+        for tls in accepted {
+            let (playing, video) = player(tls)
+            let events = EventLog(playing)
+            try await playing.open(url)
+            playing.play()
+            #expect(await events.wait { if case .endOfStream = $0 { true } else { false } }, "\(engine), \(tls)")
+            #expect(video.shown.count == 50, "\(engine), \(tls): \(video.shown.count) pictures of 50")
+            playing.stop()
+        }
+    }
 }

@@ -102,7 +102,7 @@ extension ServerPlaybackTests {
             let errors = directory.appendingPathComponent("stderr.txt").path
             let player = try BackgroundProcess(Paths.reel, ["play", "--headless", "--reconnect-for", "3", "--timeout", "2", server.url()], errorPath: errors)
             defer { player.stop() }
-            Thread.sleep(forTimeInterval: 3)
+            try #require(waitForText(" shown ", count: 2, in: errors, timeout: 20) != nil, "not playing")
             server.kill()
             publisher.stop()
             #expect(player.waitForExit(within: 15), "still reconnecting")

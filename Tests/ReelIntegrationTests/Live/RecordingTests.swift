@@ -7,7 +7,8 @@ extension ServerPlaybackTests {
     /// file, in segments, and after a SIGKILL.
     @Suite(.serialized) struct RecordingTests {
         /// 20 s at 25 fps, a keyframe each second, B-frames, with sound.
-        private func published() throws -> String {
+        /// 20 s of 320×240 H.264 (a keyframe a second, B-frames) and AAC, as FLV takes them.
+        static func published() throws -> String {
             try Fixtures.made("record-source-20s.mp4", [
                 "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=20", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=20",
                 "-c:v", "libx264", "-g", "25", "-bf", "2", "-pix_fmt", "yuv420p", "-c:a", "aac"])
@@ -46,8 +47,8 @@ extension ServerPlaybackTests {
                                 over route: Route = .rtmp) throws -> (status: Int32?, stdout: String, stderr: String) {
             let server = try RTMPServer()
             defer { server.stop() }
-            let publisher = route == .hlsLadder ? try publishLadder(try published(), to: server, name: "ladder")
-                : try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", try published(), "-c", "copy", "-f", "flv", server.url()])
+            let publisher = route == .hlsLadder ? try publishLadder(try Self.published(), to: server, name: "ladder")
+                : try BackgroundProcess("ffmpeg", ["-v", "error", "-nostdin", "-re", "-i", try Self.published(), "-c", "copy", "-f", "flv", server.url()])
             defer { publisher.stop() }
             try server.waitForPublisher(publisher)
             let url: String
@@ -80,7 +81,7 @@ extension ServerPlaybackTests {
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try readsCleanly(file) == "")
             let recorded = try pictureHashes(file)
-            let start = startOfRun(recorded, in: try pictureHashes(try published()))
+            let start = startOfRun(recorded, in: try pictureHashes(try Self.published()))
             print("recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
             // The file is created when recording starts, its first picture is the next
             // keyframe (one a second): 4 s hold at least 3 s of pictures less the last
@@ -104,7 +105,7 @@ extension ServerPlaybackTests {
                 all += pictures
             }
             print("segments: \(files.count) files, \(all.count) pictures in all")
-            #expect(startOfRun(all, in: try pictureHashes(try published())) != nil, "the segments together are one run of the source")
+            #expect(startOfRun(all, in: try pictureHashes(try Self.published())) != nil, "the segments together are one run of the source")
         }
 
         @Test(.timeLimit(.minutes(1))) func aKilledRecorderLeavesAnMP4ThatPlays() throws {
@@ -113,7 +114,7 @@ extension ServerPlaybackTests {
             #expect(try readsCleanly(file) == "")
             let recorded = try pictureHashes(file)
             print("killed: \(recorded.count) pictures play from the fragmented MP4")
-            let source = try pictureHashes(try published())
+            let source = try pictureHashes(try Self.published())
             // At least a second of pictures: the first waits for a keyframe (up to 1 s), the
             // fragments not yet written when it is killed are lost, and a loaded CI run kept 25.
             #expect(recorded.count >= 25 && startOfRun(recorded, in: source) != nil, "\(recorded.count) pictures")
@@ -134,7 +135,7 @@ extension ServerPlaybackTests {
             #expect((report?["statistics"] as? [String: Any])?["engine"] as? String == "ffmpeg", "\(run.stdout)")
             #expect(try readsCleanly(file) == "")
             let recorded = try pictureHashes(file)
-            let start = startOfRun(recorded, in: try pictureHashes(try published()))
+            let start = startOfRun(recorded, in: try pictureHashes(try Self.published()))
             print("\(route == .hls ? "HLS" : "live HLS ladder") out of nginx: recorded \(recorded.count) pictures, from picture \(start.map(String.init) ?? "none") of the published file")
             #expect(recorded.count >= 75 && start != nil, "\(recorded.count) pictures, a run of the source: \(start != nil)")
         }

@@ -20,12 +20,25 @@ extension LightPlaybackTests.PanoramaWindowTests {
         #expect(result.status == 0, "\(result.stderr)")
         let ours = try VRLensReference.rgb(of: directory.appendingPathComponent("frame-000000.png").path)
         let expected = try VRLensReference.picture(of: clip, lens: lens, eyeWidth: 320, height: 320)
-        // What the player would show were the options ignored: Cardboard v1's lens.
-        let ignored = try VRLensReference.picture(of: clip, lens: .init(k1: 0.441, k2: 0.156, scales: [0.995, 1, 1.005]), eyeWidth: 320, height: 320)
+        // What the player would show were the options ignored, all of them or one at a time:
+        // Cardboard v1's lens is the default of each. Reel's picture must be the formula's
+        // with all three, and clearly nearer it than to any picture with one of them left out.
+        let cardboard = VRLensReference.Lens(k1: 0.441, k2: 0.156, scales: [0.995, 1, 1.005])
+        let ignored = try VRLensReference.picture(of: clip, lens: cardboard, eyeWidth: 320, height: 320)
         let quality = SubtitleTests.psnr(ours, expected), apart = SubtitleTests.psnr(expected, ignored)
         print("VR lens k1 0.25 k2 0.1 chroma 0.98:1:1.02: \(quality) dB against the formula's warp of v360 (Cardboard v1's lens: \(apart) dB)")
         #expect(quality >= 38, "\(quality) dB against the formula's warp")
         #expect(apart < 25, "the options make no difference the test can see: \(apart) dB")
+        let leftOut: [(String, VRLensReference.Lens)] = [
+            ("--vr-k1", .init(k1: cardboard.k1, k2: lens.k2, scales: lens.scales)),
+            ("--vr-k2", .init(k1: lens.k1, k2: cardboard.k2, scales: lens.scales)),
+            ("--vr-chroma", .init(k1: lens.k1, k2: lens.k2, scales: cardboard.scales)),
+        ]
+        for (option, partial) in leftOut {
+            let without = SubtitleTests.psnr(ours, try VRLensReference.picture(of: clip, lens: partial, eyeWidth: 320, height: 320))
+            print("VR lens without \(option): \(without) dB from Reel's picture")
+            #expect(without < quality - 3, "Reel's picture is \(without) dB from the warp without \(option), \(quality) dB from the one with it")
+        }
     }
 }
 

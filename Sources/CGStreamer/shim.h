@@ -87,35 +87,6 @@ static inline gboolean reel_gst_buffer_video_meta_plane(GstBuffer *buffer, guint
     *stride = meta->stride[plane];
     return TRUE;
 }
-static GstPadProbeReturn reel_gst_offer_video_meta(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-    GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);
-    if (GST_QUERY_TYPE(query) != GST_QUERY_ALLOCATION) return GST_PAD_PROBE_OK;
-    GstCaps *caps = NULL;
-    gboolean needsPool = FALSE;
-    gst_query_parse_allocation(query, &caps, &needsPool);
-    GstVideoInfo video;
-    if (caps && needsPool && gst_query_get_n_allocation_pools(query) == 0 && gst_video_info_from_caps(&video, caps)) {
-        GstBufferPool *pool = gst_video_buffer_pool_new();
-        GstStructure *config = gst_buffer_pool_get_config(pool);
-        gst_buffer_pool_config_set_params(config, caps, (guint)GST_VIDEO_INFO_SIZE(&video), 0, 0);
-        gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-        if (gst_buffer_pool_set_config(pool, config)) gst_query_add_allocation_pool(query, pool, (guint)GST_VIDEO_INFO_SIZE(&video), 0, 0);
-        gst_object_unref(pool);
-    }
-    /* Called again on the answer when the sink answers too. */
-    if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL)) gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
-    return GST_PAD_PROBE_OK;
-}
-/* The appsink answers the allocation query as a video sink would: a pool of its own and
-   GstVideoMeta (Reel reads each plane's offset and stride from the meta). Without them a
-   decoder whose pictures are padded (gst-libav's) cannot decode into the buffers it sends
-   and copies every picture into an unpadded one. */
-static inline void reel_gst_sink_accepts_video_meta(GstElement *sink) {
-    GstPad *pad = gst_element_get_static_pad(sink, "sink");
-    if (pad == NULL) return;
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, reel_gst_offer_video_meta, NULL, NULL);
-    gst_object_unref(pad);
-}
 static inline gint reel_gst_video_info_fps_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_N(info); }
 static inline gint reel_gst_video_info_fps_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_D(info); }
 static inline gint reel_gst_video_info_par_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_PAR_N(info); }

@@ -60,7 +60,6 @@ extension GStreamerDecoder {
         if output != nil {
             reel_g_object_set_uint(sink, "max-buffers", Self.sinkCapacity)
             reel_g_object_set_boolean(sink, "drop", 0)
-            if isVideo { reel_gst_sink_accepts_video_meta(sink) }
         } else {
             reel_g_object_set_boolean(sink, "async", 0)
         }

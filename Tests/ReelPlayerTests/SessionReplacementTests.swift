@@ -97,6 +97,29 @@ import Testing
         #expect(harness.player.statistics.reconnects == 1, "kept after the stop")
     }
 
+    /// A live input whose timestamps jumped (its sender restarted) is opened again at its
+    /// newest segment (FFmpeg's HLS `live_start_index`), where the new stream is; one lost
+    /// otherwise is opened as it was first.
+    @Test(.timeLimit(.minutes(1))) func aTimestampJumpIsOpenedAgainAtTheNewestSegment() async throws {
+        let starts = LockedValue<[String?]>([])
+        let harness = PlayerHarness(configuration: Self.live()) { _, _, clock, configuration in
+            starts.withLock { $0.append(configuration.input.formatOptions["live_start_index"]) }
+            return Self.camera(clock)
+        }
+        let url = "http://server/hls/ladder.m3u8"
+        try await harness.player.open(url)
+        harness.player.play()
+        let reconnects = { harness.events.all.filter(Self.isReconnecting(1)).count }
+        for (index, lost) in [InputError.Reason.timestampsJumped(from: 6.8, to: 0.8), .other].enumerated() {
+            harness.madeEngines[index].fail(InputError(lost, operation: .read, url: url))
+            #expect(await harness.wait { reconnects() == index + 1 })
+            harness.clock.advance(to: try #require(await harness.nextDeadline()))
+            #expect(await harness.wait { harness.madeEngines.count == index + 2 && harness.player.state == .playing })
+        }
+        #expect(starts.copy() == [nil, "-1", nil])
+        harness.player.stop()
+    }
+
     /// A stop while a reconnect waits ends it at once: no further attempt.
     @Test(.timeLimit(.minutes(1))) func aStopWhileWaitingEndsTheReconnect() async throws {
         let harness = PlayerHarness(configuration: Self.live()) { n, url, clock, _ in

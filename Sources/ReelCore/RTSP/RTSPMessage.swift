@@ -63,6 +63,10 @@ package struct RTSPConnectionParser: Sendable {
     /// search goes on from there, so that a header block arriving a byte at a time is
     /// searched once, not once per byte.
     private var searched = 0
+    /// A response whose header block was read, waiting for the rest of its body: the
+    /// headers are read once, however many pieces the body comes in (read again at each
+    /// piece, a 60 KiB body arriving a byte at a time cost 60,000 readings of them).
+    private var awaitingBody: (head: RTSPResponse, bodyOffset: Int, bodyLength: Int)?
 
     package init() {}
 
@@ -78,6 +82,7 @@ package struct RTSPConnectionParser: Sendable {
 
     /// The next whole item, or nil until more bytes arrive.
     package mutating func next() throws(RTPError) -> RTSPConnectionItem? {
+        if awaitingBody != nil { return withItsBody() }
         guard start < buffer.count else { return nil }
         if buffer[start] == 0x24 {   // "$"
             guard buffer.count - start >= 4 else { return nil }
@@ -112,11 +117,20 @@ package struct RTSPConnectionParser: Sendable {
         let bodyLength = headers["content-length"]?.first.flatMap { Int($0) } ?? 0
         guard (0...Self.maxBodyBytes).contains(bodyLength) else { throw RTPError("an RTSP body of \(bodyLength) bytes (at most \(Self.maxBodyBytes))") }
         let bodyStart = headerEnd + (buffer[headerEnd] == 0x0D ? 4 : 2)
-        guard buffer.count - bodyStart >= bodyLength else { return nil }
-        let body = Array(buffer[bodyStart..<bodyStart + bodyLength])
-        start = bodyStart + bodyLength
+        awaitingBody = (RTSPResponse(status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "", headers: headers),
+                        bodyStart - start, bodyLength)
+        return withItsBody()
+    }
+
+    /// The response whose headers were read, once its whole body is there.
+    private mutating func withItsBody() -> RTSPConnectionItem? {
+        guard let (head, bodyOffset, bodyLength) = awaitingBody, buffer.count - start - bodyOffset >= bodyLength else { return nil }
+        var response = head
+        response.body = Array(buffer[start + bodyOffset..<start + bodyOffset + bodyLength])
+        start += bodyOffset + bodyLength
         searched = start
-        return .response(RTSPResponse(status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "", headers: headers, body: body))
+        awaitingBody = nil
+        return .response(response)
     }
 
     /// Where the blank line that ends the headers begins (CRLF CRLF, or LF LF).

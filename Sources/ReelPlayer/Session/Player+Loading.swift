@@ -43,9 +43,12 @@ extension Player {
     /// Opens and starts `url`'s session (blocking): paused on its first frame, shown by
     /// `videoOutput` when one is kept from the input before, else by a new output.
     func makeSession(url: String, startingAt start: Double?, audioTrack: Int?, videoOutput: VideoOutput?,
-                     interrupt: InterruptController, generation: Int, engine: PlaybackEngineKind? = nil) throws -> PlaybackSession {
+                     interrupt: InterruptController, generation: Int, engine: PlaybackEngineKind? = nil,
+                     fromTheNewestSegment: Bool = false) throws -> PlaybackSession {
         var configuration = configuration
         if let engine { configuration.engine = .only(engine) }
+        // FFmpeg's HLS demuxer; other demuxers leave the option unread.
+        if fromTheNewestSegment { configuration.input.formatOptions["live_start_index"] = "-1" }
         let openedAt = clock.now
         let outputs = PlaybackSession.Outputs(video: videoOutput ?? makeVideoOutput(), audio: makeAudioOutput(), tap: frameTap,
                                               displayThread: displayThread, overlays: overlays)

@@ -14,9 +14,14 @@ extension Player {
     /// (or stays paused) on a new timeline when it returns; if it does not within
     /// `reconnectFor` seconds, or refuses the credentials, playback fails with one line.
     ///
+    /// After a timestamp jump (`fromTheNewestSegment`) a live HLS input is opened again at
+    /// its newest segment: a server whose publisher restarted (nginx-rtmp) lists the old
+    /// stream's segments before the new one's for a playlist's length, and FFmpeg's start
+    /// three segments back would meet the same jump again at each attempt.
+    ///
     /// Called on a thread of the session lost: the session is claimed at once (its other
     /// threads' events are stale from here on) and replaced on the item queue.
-    func reconnect(after reason: String, generation lost: Int) {
+    func reconnect(after reason: String, generation lost: Int, fromTheNewestSegment: Bool = false) {
         let lostAt = clock.now
         guard let url = lock.withLock({ queue?.current ?? self.url }), let claim = claimSession(ifStill: lost) else { return }
         // Before any session of the claim's generation exists, so none shows a picture unseen.
@@ -31,7 +36,7 @@ extension Player {
                         continuation.yield(.reconnecting(attempt: schedule.attempts, reason: lastFailure))
                         guard replacement.wait(until: clock.now + wait) else { throw CancellationError() }
                         do {
-                            return try replacement.open(url)
+                            return try replacement.open(url, fromTheNewestSegment: fromTheNewestSegment)
                         } catch {
                             guard replacement.isCurrent else { throw CancellationError() }
                             lastFailure = "\(PlayerError(error))"
@@ -79,6 +84,13 @@ public struct ReconnectError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
         return "the live input did not come back (\(tries) in \(Int(seconds.rounded())) s): \(lastFailure)"
+    }
+}
+
+extension PlayerError {
+    /// Whether the input's timestamps jumped (its sender restarted).
+    var isTimestampJump: Bool {
+        if case .timestampsJumped? = (underlying as? InputError)?.reason { true } else { false }
     }
 }
 

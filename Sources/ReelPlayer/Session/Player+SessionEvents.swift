@@ -32,7 +32,7 @@ extension Player {
         case .endOfStream where reconnects(generation: expected):
             reconnect(after: "the live input ended", generation: expected)
         case .error(let error) where reconnects(generation: expected):
-            reconnect(after: error.description, generation: expected)
+            reconnect(after: error.description, generation: expected, fromTheNewestSegment: error.isTimestampJump)
         case .error(let error) where fallsBackMidStream(error, generation: expected):
             fallBack(after: error, generation: expected)
         case .endOfStream where playsList:

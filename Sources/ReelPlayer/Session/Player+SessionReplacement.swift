@@ -20,8 +20,10 @@ extension Player {
         let claim: SessionClaim
 
         /// Opens and starts `url` (blocking) on the kept video output, with an open the
-        /// player's ``Player/stop()`` interrupts; `engine` forces an engine.
-        func open(_ url: String, startingAt start: Double? = nil, audioTrack: Int? = nil, engine: PlaybackEngineKind? = nil) throws -> PlaybackSession {
+        /// player's ``Player/stop()`` interrupts; `engine` forces an engine;
+        /// `fromTheNewestSegment` starts a live HLS input at its newest segment.
+        func open(_ url: String, startingAt start: Double? = nil, audioTrack: Int? = nil, engine: PlaybackEngineKind? = nil,
+                  fromTheNewestSegment: Bool = false) throws -> PlaybackSession {
             let interrupt = InterruptController(timeout: player.configuration.input.timeout)
             let current = player.lock.withLock { () -> Bool in
                 guard player.generation == claim.generation else { return false }
@@ -30,7 +32,7 @@ extension Player {
             }
             guard current else { throw CancellationError() }
             return try player.makeSession(url: url, startingAt: start, audioTrack: audioTrack, videoOutput: claim.videoOutput,
-                                          interrupt: interrupt, generation: claim.generation, engine: engine)
+                                          interrupt: interrupt, generation: claim.generation, engine: engine, fromTheNewestSegment: fromTheNewestSegment)
         }
 
         /// Whether nothing stopped, cancelled or replaced this replacement since it began.

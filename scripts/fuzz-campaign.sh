@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target offline for RUNS inputs (default 10 million):
 #   bash scripts/fuzz-campaign.sh ReelFuzzRTP 10000000
-# Targets: the executables in Fuzz/Sources (ReelFuzzVAP, ReelFuzzRTP, ReelFuzzSpherical,
-# ReelFuzzParameterSets, ReelFuzzAnnexB, ReelFuzzY4M, ReelFuzzCameraPath, ReelFuzzPlaylist,
-# ReelFuzzRTSP, ReelFuzzManifests, ReelFuzzFraming, ReelFuzzIPC).
+# Targets: the executables in Fuzz/Sources (docs/fuzzing.md says what each reads, and
+# holds the campaigns' rows); scripts/fuzz-campaigns.sh runs several.
 # The corpus grows in .cache/fuzz/TARGET across campaigns; it starts from the seeds the
 # suite's smoke runs make from real inputs (made once, into .cache/fuzz-seeds), the
 # target's dictionary and its regressions (Fuzz/Regressions). An input that fails is

@@ -36,8 +36,6 @@ extension ServerPlaybackTests {
                                                outputPath: directory.appendingPathComponent("report.json").path, errorPath: errors)
             defer { player.stop() }
             let log = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-            // A message may follow the live line it interrupted on the same line.
-            let messages = { log().split(whereSeparator: { $0 == "\r" || $0 == "\n" }).compactMap { line in line.range(of: "reel: ").map { String(line[$0.lowerBound...]) } } }
             let liveLines = { log().components(separatedBy: " shown ").count - 1 }
             try #require(waitForText(" shown ", count: 8, in: errors, timeout: 20) != nil, "not playing: \(log().suffix(800))")
             server.kill()
@@ -51,9 +49,9 @@ extension ServerPlaybackTests {
             // Eight seconds of playing on (the old segments leave the playlist after six),
             // then four more without another reopen.
             let playedOn = waitForText(" shown ", count: liveLines() + 16, in: errors, timeout: 30) != nil
-            let reopens = messages().filter { $0.contains("reconnecting") }.count
+            let reopens = reelMessages(log()).filter { $0.contains("reconnecting") }.count
             let steady = waitForText(" shown ", count: liveLines() + 8, in: errors, timeout: 30) != nil
-            let all = messages()
+            let all = reelMessages(log())
             let jumps = all.filter { $0.contains("timestamps jumped") }.count
             print(String(format: "live HLS ladder, nginx killed: picture back %.2f s after the stream; %d reopens for a jump", pictureBack ?? .nan, jumps))
             #expect(pictureBack.map { $0 < 2 } == true && playedOn && steady, "\(all.joined(separator: "\n"))\n\(log().suffix(400))")

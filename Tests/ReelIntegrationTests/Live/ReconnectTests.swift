@@ -111,8 +111,7 @@ extension ServerPlaybackTests {
             #expect(player.exitStatus == 1)
             let lines = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").split(separator: "\n")
             let attempts = lines.filter { $0.contains("reconnecting (attempt") }.count
-            // The line may follow the live line it ended.
-            let final = lines.last.flatMap { line in line.range(of: "reel: ").map { String(line[$0.lowerBound...]) } } ?? ""
+            let final = reelMessages(String(lines.last ?? "")).last ?? ""
             print("never returns: \(attempts) attempts; \(final)")
             #expect((3...5).contains(attempts), "\(lines)")
             #expect(final.hasPrefix("reel: the live input did not come back (\(attempts) attempts in "), "\(final)")

@@ -270,6 +270,12 @@ func frameMD5Hashes(_ framemd5: String) -> [Substring] {
     framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last?.drop { $0 == " " } }
 }
 
+/// The `reel: ` messages in `stderr`, one a line: a message may follow the live line
+/// (`--stats`, ended by a carriage return) it interrupted.
+func reelMessages(_ stderr: String) -> [String] {
+    stderr.split(whereSeparator: { $0 == "\r" || $0 == "\n" }).compactMap { line in line.range(of: "reel: ").map { String(line[$0.lowerBound...]) } }
+}
+
 /// Waits up to `timeout` seconds for the file at `path` (a process's stderr) to hold `text`
 /// `count` times, wherever it is on a line (stats lines end in a carriage return); returns
 /// when it did, or nil.

@@ -85,8 +85,7 @@ struct ReconnectCycles {
         }
         player.interrupt()
         #expect(player.waitForExit(within: 10) && player.exitStatus == 0, "\(stderr())")
-        log = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").split(whereSeparator: { $0 == "\r" || $0 == "\n" })
-            .compactMap { line in line.range(of: "reel: ").map { line[$0.lowerBound...] } }.joined(separator: "\n")
+        log = reelMessages((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").joined(separator: "\n")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         statistics = json?["statistics"] as? [String: Any] ?? [:]
     }
